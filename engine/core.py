@@ -1,0 +1,654 @@
+"""The contract both games implement, and the pieces they share.
+
+A *Game* is fixed metadata plus factories (``new_match``, deck parsing and validation,
+the card pool). A *State* is one match in progress: ``to_act()``, ``legal_actions(seat)``,
+``apply(seat, action)``, ``outcome``, ``view(seat)``, ``clone()``, ``determinize(seat, rng)``
+and a JSON round-trip. All randomness comes from one seeded :class:`Rng` carried in the
+state, so (seed, decks, params, actions) *is* the match: :class:`Replay` stores exactly that.
+
+This module has no dependency on Django, Celery or Channels and must never gain one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, NamedTuple, Protocol, Sequence, runtime_checkable
+
+JSON = Any
+
+# --------------------------------------------------------------------------- errors
+
+
+class IllegalAction(ValueError):
+    """An action that the rules forbid. Raised before anything changes.
+
+    ``rule`` names the rule it breaks ("T3 Time costs", "Exact rule: Shift"), so that a
+    player, a bot author or a test sees *why*.
+    """
+
+    def __init__(self, message: str, rule: str | None = None):
+        self.message = message
+        self.rule = rule
+        super().__init__(f"{message} [{rule}]" if rule else message)
+
+
+class DeckError(ValueError):
+    """A decklist that cannot be played. ``problems`` lists every problem at once."""
+
+    def __init__(self, problems: Sequence[str]):
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+class CardDataError(ValueError):
+    """A card data file that does not validate. The message names file, card and field."""
+
+
+# --------------------------------------------------------------------------- randomness
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(value: int) -> int:
+    value = (value + 0x9E3779B97F4A7C15) & _MASK
+    value = ((value ^ (value >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _MASK
+    return value ^ (value >> 31)
+
+
+def seed_from(*parts: Any) -> int:
+    """A 64-bit seed from any printable parts, stable across processes and Python versions.
+
+    (Python's own ``hash`` of a string is salted per process, so it must never be used.)
+    """
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+class Rng:
+    """A small seeded random stream (SplitMix64) whose whole state is one integer.
+
+    Cheap to clone and to store in JSON, identical on every platform. The only source
+    of randomness an engine state may use.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int | str = 0, *, _raw: int | None = None):
+        if _raw is not None:
+            self.state = _raw & _MASK
+        elif isinstance(seed, int):
+            self.state = _mix(seed & _MASK)
+        else:
+            self.state = seed_from(seed)
+
+    def next64(self) -> int:
+        self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
+        return s ^ (s >> 31)
+
+    def randrange(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``; ``n`` must be positive."""
+        if n <= 0:
+            raise ValueError("randrange() needs a positive bound")
+        return self.next64() % n
+
+    def random(self) -> float:
+        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        return seq[self.next64() % len(seq)]
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next64() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def fork(self, *labels: Any) -> Rng:
+        """An independent stream derived from this one's current state and the labels.
+
+        Does not advance this stream.
+        """
+        return Rng(_raw=seed_from(self.state, *labels))
+
+    def clone(self) -> Rng:
+        return Rng(_raw=self.state)
+
+    def to_json(self) -> int:
+        return self.state
+
+    @classmethod
+    def from_json(cls, data: int) -> Rng:
+        return cls(_raw=int(data))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and other.state == self.state
+
+    def __repr__(self) -> str:
+        return f"Rng(state={self.state:#x})"
+
+
+# --------------------------------------------------------------------------- actions and events
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _freeze(value: Any, where: str) -> Any:
+    if isinstance(value, bool) or isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v, where) for v in value)
+    raise ValueError(f"{where}: value {value!r} is not a string, number, boolean, null or list")
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+class Action(NamedTuple):
+    """A small frozen move with a stable JSON form, like python-chess's ``Move``.
+
+    ``params`` is a tuple of ``(name, value)`` pairs sorted by name; values are JSON
+    scalars or tuples of them. Games construct actions with :meth:`of`, or directly with
+    pre-sorted params on hot paths. Actions name what the acting seat can see (a card in
+    hand by its card id, a unit by its position), never hidden instance numbers.
+
+    Every game also accepts ``Action.of("concede", reason=...)`` from any seat still in the
+    match, at any moment; it is never listed by ``legal_actions``.
+    """
+
+    kind: str
+    params: tuple = ()
+
+    @classmethod
+    def of(cls, kind: str, **params: Any) -> Action:
+        return cls(kind, tuple(sorted((k, _freeze(v, k)) for k, v in params.items())))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for key, value in self.params:
+            if key == name:
+                return value
+        return default
+
+    def __getitem__(self, item: Any) -> Any:  # type: ignore[override]
+        if isinstance(item, str):
+            for key, value in self.params:
+                if key == item:
+                    return value
+            raise KeyError(item)
+        return tuple.__getitem__(self, item)
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.kind}
+        for key, value in self.params:
+            out[key] = _thaw(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Action:
+        """Parse an action's JSON form; raises ``IllegalAction`` naming what is malformed."""
+        if not isinstance(data, Mapping):
+            raise IllegalAction(f"an action must be a JSON object, not {type(data).__name__}", "action format")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalAction("an action needs a 'kind' (a non-empty string)", "action format")
+        params = {}
+        for key, value in data.items():
+            if key == "kind":
+                continue
+            if not isinstance(key, str):
+                raise IllegalAction("action field names must be strings", "action format")
+            try:
+                params[key] = _freeze(value, key)
+            except ValueError as exc:
+                raise IllegalAction(str(exc), "action format") from None
+        return cls(kind, tuple(sorted(params.items())))
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.kind
+        inner = ", ".join(f"{k}={_thaw(v)!r}" for k, v in self.params)
+        return f"{self.kind}({inner})"
+
+
+CONCEDE = "concede"
+
+
+class Event(NamedTuple):
+    """Something that happened, in words a player understands.
+
+    ``private_to`` is ``None`` for a public event, or the one seat allowed to see it
+    ("You drew Ashen Drake"); games emit a public counterpart ("Seat 2 drew a card")
+    where the others should know something happened.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, JSON] | None = None
+    private_to: int | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.private_to is None or self.private_to == seat
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.kind, "text": self.text}
+        if self.data:
+            out["data"] = dict(self.data)
+        if self.private_to is not None:
+            out["private_to"] = self.private_to
+        return out
+
+
+# --------------------------------------------------------------------------- outcome
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a match ended. ``places[seat]`` is 1 for first; tied seats share a place."""
+
+    places: tuple[int, ...]
+    scores: tuple[Any, ...]
+    reason: str
+    detail: Mapping[str, JSON] = field(default_factory=dict)
+
+    @property
+    def ranking(self) -> tuple[int, ...]:
+        """Seats, best first (ties in seat order)."""
+        return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
+
+    @property
+    def winner(self) -> int | None:
+        """The one seat alone in first place, or ``None`` (a draw, or a shared first place)."""
+        firsts = [s for s, p in enumerate(self.places) if p == 1]
+        return firsts[0] if len(firsts) == 1 else None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "places": list(self.places),
+            "ranking": list(self.ranking),
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "detail": dict(self.detail),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Outcome:
+        return cls(
+            places=tuple(data["places"]),
+            scores=tuple(data["scores"]),
+            reason=data["reason"],
+            detail=dict(data.get("detail") or {}),
+        )
+
+
+def places_from_scores(scores: Sequence[Any], *, higher_is_better: bool = True) -> tuple[int, ...]:
+    """Standard competition places ("1224") from per-seat scores."""
+    sign = -1 if higher_is_better else 1
+    order = sorted(range(len(scores)), key=lambda s: sign * scores[s])
+    places = [0] * len(scores)
+    for rank, seat in enumerate(order):
+        if rank and scores[seat] == scores[order[rank - 1]]:
+            places[seat] = places[order[rank - 1]]
+        else:
+            places[seat] = rank + 1
+    return tuple(places)
+
+
+# --------------------------------------------------------------------------- decklists
+
+_LINE = re.compile(r"^\s*(\d+)\s*[xX]?\s+(\S.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class Decklist:
+    """A parsed plain-text decklist: the commander (Leader or Celestial) and card counts.
+
+    The same text format everywhere (files, the website's paste box, the API)::
+
+        # comments and blank lines are ignored
+        Leader: Vess, the Long Watch
+        2 Ashen Drake
+        1 Ironclad Sentry
+    """
+
+    commander: str | None
+    cards: tuple[tuple[str, int], ...]
+    name: str = ""
+
+    @property
+    def size(self) -> int:
+        return sum(n for _, n in self.cards)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for card, n in self.cards:
+            out[card] = out.get(card, 0) + n
+        return out
+
+    def to_text(self, commander_label: str) -> str:
+        lines = []
+        if self.commander:
+            lines.append(f"{commander_label}: {self.commander}")
+        lines.extend(f"{n} {card}" for card, n in self.cards)
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"name": self.name, "commander": self.commander, "cards": [[c, n] for c, n in self.cards]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Decklist:
+        return cls(
+            commander=data.get("commander"),
+            cards=tuple((str(c), int(n)) for c, n in data.get("cards", [])),
+            name=str(data.get("name") or ""),
+        )
+
+
+def parse_decklist(text: str, commander_label: str, *, name: str = "") -> Decklist:
+    """Parse the plain-text format; raises :class:`DeckError` with every malformed line."""
+    if not isinstance(text, str):
+        raise DeckError(["a decklist must be text"])
+    problems: list[str] = []
+    commander: str | None = None
+    counts: dict[str, int] = {}
+    prefix = commander_label.lower() + ":"
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith(prefix):
+            value = line[len(prefix):].strip()
+            if not value:
+                problems.append(f"line {number}: '{commander_label}:' needs a card name")
+            elif commander is not None:
+                problems.append(f"line {number}: a second {commander_label} ({value}); a deck has exactly one")
+            else:
+                commander = value
+            continue
+        match = _LINE.match(line)
+        if not match:
+            problems.append(f"line {number}: '{line}' is not 'N Card Name' or '{commander_label}: Name'")
+            continue
+        count = int(match.group(1))
+        card = match.group(2)
+        if count <= 0:
+            problems.append(f"line {number}: {count} copies of {card}; the count must be at least 1")
+            continue
+        counts[card] = counts.get(card, 0) + count
+    if problems:
+        raise DeckError(problems)
+    return Decklist(commander=commander, cards=tuple(counts.items()), name=name)
+
+
+def resolve_card_names(
+    decklist: Decklist, names: Iterable[str], *, commander_label: str
+) -> tuple[Decklist, list[str]]:
+    """Match card names case-insensitively against the pool.
+
+    Returns the decklist with canonical names and the problems for unknown names (with a
+    "did you mean" suggestion when one is close).
+    """
+    canonical = {n.casefold(): n for n in names}
+    problems: list[str] = []
+
+    def fix(card: str, what: str) -> str:
+        hit = canonical.get(card.casefold())
+        if hit:
+            return hit
+        close = difflib.get_close_matches(card.casefold(), list(canonical), n=1, cutoff=0.75)
+        hint = f" (did you mean {canonical[close[0]]}?)" if close else ""
+        problems.append(f"unknown {what} '{card}'{hint}")
+        return card
+
+    commander = fix(decklist.commander, commander_label) if decklist.commander else None
+    merged: dict[str, int] = {}
+    for card, n in decklist.cards:
+        name = fix(card, "card")
+        merged[name] = merged.get(name, 0) + n
+    return Decklist(commander=commander, cards=tuple(merged.items()), name=decklist.name), problems
+
+
+# --------------------------------------------------------------------------- the contract
+
+
+@runtime_checkable
+class State(Protocol):
+    """One match in progress. Seats are numbered from 0."""
+
+    game: str
+    num_seats: int
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now: empty when the match is over; several where the
+        game has simultaneous choices (Conquest placement)."""
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action for ``seat`` now (empty if the seat need not act).
+
+        Depends only on what ``seat`` can see."""
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one action; raise ``IllegalAction`` (changing nothing) if it is not legal."""
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """``None`` while the match runs."""
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """JSON of what ``seat`` may see; ``None`` is a spectator (public information only)."""
+
+    def clone(self) -> State: ...
+
+    def determinize(self, seat: int, rng: Rng) -> State:
+        """A full state consistent with what ``seat`` has seen, hidden parts resampled
+        from ``rng``. Must depend only on (``view(seat)``, ``rng``): the pool of unseen
+        cards is put in a canonical order before it is shuffled."""
+
+    def to_json(self) -> dict[str, JSON]: ...
+
+
+class Game:
+    """Fixed metadata and factories for one game. Subclasses fill the blanks."""
+
+    name: str = ""
+    title: str = ""
+    rules_version: str = "1"
+    min_seats: int = 2
+    max_seats: int = 2
+    commander_label: str = "Leader"
+    hidden_information: bool = True
+
+    def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, JSON] | None = None) -> State:
+        raise NotImplementedError
+
+    def state_from_json(self, data: Mapping[str, JSON]) -> State:
+        raise NotImplementedError
+
+    def default_params(self) -> dict[str, JSON]:
+        return {}
+
+    def card_names(self) -> list[str]:
+        """Every card and commander name in the pool."""
+        raise NotImplementedError
+
+    def cards(self) -> list[dict[str, JSON]]:
+        """The pool as JSON, one object per card, for the CLI, the API and card pages."""
+        raise NotImplementedError
+
+    def starter_decks(self) -> dict[str, Decklist]:
+        raise NotImplementedError
+
+    def validate_deck(self, decklist: Decklist) -> list[str]:
+        """Every problem with a decklist whose names are canonical, in words."""
+        raise NotImplementedError
+
+    def parse_deck(self, text: str, *, name: str = "") -> Decklist:
+        """Parse, resolve names and validate a plain-text decklist.
+
+        Returns the canonical decklist or raises :class:`DeckError` with every problem."""
+        decklist = parse_decklist(text, self.commander_label, name=name)
+        decklist, problems = resolve_card_names(decklist, self.card_names(), commander_label=self.commander_label)
+        problems += self.validate_deck(decklist)
+        if problems:
+            raise DeckError(problems)
+        return decklist
+
+    def action_from_json(self, data: Any) -> Action:
+        return Action.from_json(data)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} v{self.rules_version}>"
+
+
+class GameRegistry(Mapping[str, Game]):
+    """``engine.games["tempofront"]``: games are imported on first use."""
+
+    def __init__(self, modules: Mapping[str, str]):
+        self._modules = dict(modules)
+        self._loaded: dict[str, Game] = {}
+
+    def __getitem__(self, name: str) -> Game:
+        if name not in self._loaded:
+            if name not in self._modules:
+                known = ", ".join(sorted(self._modules))
+                raise KeyError(f"unknown game '{name}' (known: {known})")
+            import importlib
+
+            self._loaded[name] = importlib.import_module(self._modules[name]).GAME
+        return self._loaded[name]
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+
+# --------------------------------------------------------------------------- replays
+
+
+def state_digest(state: State) -> str:
+    """A short fingerprint of the full state, for replay verification."""
+    blob = json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(blob.encode(), digest_size=6).hexdigest()
+
+
+@dataclass
+class Replay:
+    """(game, rules version, seed, decks, params, actions): the whole match.
+
+    ``actions`` holds ``[seat, action_json]`` pairs in the order applied. ``digests``
+    (optional) holds the state fingerprint after each action, so that verification can
+    say *where* a replay diverges. ``outcome`` is the outcome the match reached.
+    """
+
+    game: str
+    rules_version: str
+    seed: int
+    decks: list[Decklist]
+    params: dict[str, JSON]
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    outcome: Outcome | None = None
+    digests: list[str] | None = None
+    meta: dict[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {
+            "format": 1,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "seed": self.seed,
+            "decks": [d.to_json() for d in self.decks],
+            "params": self.params,
+            "actions": [[seat, action.to_json()] for seat, action in self.actions],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+        if self.digests is not None:
+            out["digests"] = self.digests
+        if self.meta:
+            out["meta"] = self.meta
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Replay:
+        try:
+            return cls(
+                game=data["game"],
+                rules_version=str(data["rules_version"]),
+                seed=int(data["seed"]),
+                decks=[Decklist.from_json(d) for d in data["decks"]],
+                params=dict(data.get("params") or {}),
+                actions=[(int(seat), Action.from_json(a)) for seat, a in data["actions"]],
+                outcome=Outcome.from_json(data["outcome"]) if data.get("outcome") else None,
+                digests=list(data["digests"]) if data.get("digests") is not None else None,
+                meta=dict(data.get("meta") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a replay: {exc}") from None
+
+    @classmethod
+    def loads(cls, text: str) -> Replay:
+        return cls.from_json(json.loads(text))
+
+
+def replay_states(replay: Replay, registry: Mapping[str, Game] | None = None):
+    """Yield ``(index, state, events)`` from the start (index -1, no events) to the end."""
+    registry = registry if registry is not None else _default_registry()
+    game = registry[replay.game]
+    state = game.new_match(replay.decks, replay.seed, replay.params)
+    yield -1, state, []
+    for index, (seat, action) in enumerate(replay.actions):
+        events = state.apply(seat, action)
+        yield index, state, events
+
+
+def verify_replay(replay: Replay, registry: Mapping[str, Game] | None = None) -> list[str]:
+    """Replay the log and return every difference found (empty: the replay is exact)."""
+    registry = registry if registry is not None else _default_registry()
+    problems: list[str] = []
+    game = registry[replay.game]
+    if str(game.rules_version) != str(replay.rules_version):
+        problems.append(f"rules version {replay.rules_version} recorded, engine has {game.rules_version}")
+    state = None
+    applied = -1
+    try:
+        for applied, state, _ in replay_states(replay, registry):
+            if applied >= 0 and replay.digests is not None:
+                if applied >= len(replay.digests):
+                    problems.append(f"no digest recorded for action {applied + 1}")
+                    return problems
+                got = state_digest(state)
+                if got != replay.digests[applied]:
+                    problems.append(f"state after action {applied + 1} differs ({got} != {replay.digests[applied]})")
+                    return problems
+    except IllegalAction as exc:
+        problems.append(f"action {applied + 2} is illegal on replay: {exc}")
+        return problems
+    if state is not None:
+        got = state.outcome
+        if (got.to_json() if got else None) != (replay.outcome.to_json() if replay.outcome else None):
+            problems.append(f"outcome differs: replayed {got.to_json() if got else None}, recorded "
+                            f"{replay.outcome.to_json() if replay.outcome else None}")
+    return problems
+
+
+def _default_registry() -> Mapping[str, Game]:
+    from engine import games
+
+    return games
