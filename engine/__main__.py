@@ -1,4 +1,4 @@
-"""``python -m engine``: play, replay --verify, cards, decks, bench."""
+"""``python -m engine``: play, arena, replay --verify, cards, decks, bench."""
 
 from __future__ import annotations
 
@@ -107,6 +107,32 @@ def cmd_play(args) -> int:
     return 0
 
 
+def cmd_arena(args) -> int:
+    from engine.bots.arena import run_arena
+
+    game = _game(args.game)
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    names = [d for d in (args.decks or "").split(",") if d.strip()]
+    pool = [load_deck(game, n) for n in names] or None
+
+    def progress(index, match) -> None:
+        if args.json or args.quiet:
+            return
+        winner = match.outcome.winner
+        head = "draw" if winner is None else f"seat {winner} wins"
+        errors = "".join(f"; {e}" for e in match.errors)
+        print(f"  game {index + 1}/{args.games} (seed {match.replay.seed}): {head} by {match.outcome.reason} "
+              f"in {match.actions} actions{errors}", file=sys.stderr, flush=True)
+
+    try:
+        result = run_arena(game, specs, games=args.games, seed=args.seed, players=args.players, decks=pool,
+                           decision_seconds=args.decision_seconds, on_game=progress)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    print(json.dumps(result.to_json()) if args.json else result.to_text())
+    return 0
+
+
 def cmd_replay(args) -> int:
     try:
         replay = Replay.loads(Path(args.file).read_text(encoding="utf-8"))
@@ -211,6 +237,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay-dir", default=None, help="write one replay file per game here")
     p.add_argument("--decision-seconds", type=float, default=None, help="a slower bot decision forfeits")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("arena", help="many bot matches with seats and decks rotated; win rates with 95% CIs")
+    game_arg(p, players=True)
+    p.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. search:strong,greedy")
+    p.add_argument("--decks", default="", help="deck pool (starter names or files); default: the starter decks")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="one JSON object with per-bot results")
+    p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
+    p.add_argument("--decision-seconds", type=float, default=None, help="a slower bot decision forfeits")
+    p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="show or verify a saved replay")
     p.add_argument("file")

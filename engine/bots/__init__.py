@@ -1,14 +1,99 @@
 """Bots: named, versioned players a deck can choose as its pilot.
 
-``make_bot("random")`` builds a bot from its name (``name[:level]``).
+A bot is any object with a ``name`` and ``act(observation, seat, rng) -> Action``, where
+``observation`` is an :class:`engine.runner.Observation` (legal actions, the seat's view,
+determinized samples, who acts, the number of seats) and ``rng`` a seeded
+:class:`engine.core.Rng`: a bot sees nothing else. The registry below names every bot,
+its version, its strength levels and their settings:
+
+- ``make_bot("search:strong")`` builds a bot from a spec ``name[:level]``; without a level
+  a bot plays at its default level. Keyword arguments override a level's settings.
+- ``bot_info()`` describes every bot for the platform's pilot picker.
+
+A bot's version changes whenever its play changes for the same (observation, rng), so that
+results and ratings recorded for ``search:strong`` v1 are never mixed with v2's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from engine.bots.greedy import GreedyBot
+from engine.bots.search import SearchBot
 from engine.runner import RandomBot
 
-REGISTRY = {
-    "random": RandomBot,
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A registered bot: how to build it and what it may be asked for."""
+
+    name: str
+    version: str
+    description: str
+    factory: Callable[..., Any]
+    #: Level name -> settings passed to the factory.
+    levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    default_level: str | None = None
+    #: Setting name -> what it means.
+    settings: Mapping[str, str] = field(default_factory=dict)
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "description": self.description,
+            "levels": {level: dict(values) for level, values in self.levels.items()},
+            "default_level": self.default_level,
+            "settings": dict(self.settings),
+            "specs": [self.name] + [f"{self.name}:{level}" for level in self.levels],
+        }
+
+
+def _random(*, name: str, version: str) -> RandomBot:
+    bot = RandomBot()
+    bot.name = name
+    bot.version = version
+    return bot
+
+
+REGISTRY: dict[str, BotSpec] = {
+    spec.name: spec
+    for spec in (
+        BotSpec(
+            name="random",
+            version="1",
+            description="Uniform over the legal actions, from its seeded stream.",
+            factory=_random,
+        ),
+        BotSpec(
+            name="greedy",
+            version="1",
+            description="One step of look-ahead with a hand-written evaluation per game, "
+                        "averaged over a few determinized samples of what it cannot see.",
+            factory=GreedyBot,
+            settings={"samples": "determinized samples each action is evaluated on"},
+        ),
+        BotSpec(
+            name="search",
+            version="1",
+            description="Information-set Monte Carlo tree search over determinized samples, "
+                        "with the greedy evaluation at the leaves.",
+            factory=SearchBot,
+            levels={
+                "fast": {"iterations": 60, "exploration": 0.7},
+                "strong": {"iterations": 300, "exploration": 0.7},
+            },
+            default_level="strong",
+            settings={
+                "iterations": "search iterations per decision (the budget)",
+                "seconds": "optional wall-clock limit per decision; makes play depend on machine speed",
+                "exploration": "UCB exploration constant",
+                "batch": "iterations per determinized sample",
+                "playout": "random actions played before evaluating a leaf",
+            },
+        ),
+    )
 }
 
 
@@ -16,9 +101,49 @@ def bot_names() -> list[str]:
     return sorted(REGISTRY)
 
 
-def make_bot(spec: str):
-    """Build a bot from a spec such as ``random``; raises ``ValueError`` naming the known bots."""
-    name = spec.strip().lower()
-    if name not in REGISTRY:
-        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(bot_names())})")
-    return REGISTRY[name]()
+def bot_specs() -> list[str]:
+    """Every spec ``make_bot`` accepts: bare names and ``name:level``."""
+    out = []
+    for name in bot_names():
+        out.extend(REGISTRY[name].info()["specs"])
+    return out
+
+
+def bot_info() -> list[dict[str, Any]]:
+    """Name, version, description, levels, default level and settings of every bot."""
+    return [REGISTRY[name].info() for name in bot_names()]
+
+
+def parse_spec(spec: str) -> tuple[BotSpec, str | None]:
+    """The registered bot and level a spec names; ``ValueError`` naming what is known."""
+    text = spec.strip().lower()
+    name, _, level = text.partition(":")
+    entry = REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"unknown bot '{spec}' (known: {', '.join(bot_specs())})")
+    if level:
+        if level not in entry.levels:
+            known = ", ".join(entry.levels) or "none"
+            raise ValueError(f"bot '{name}' has no level '{level}' (levels: {known})")
+        return entry, level
+    return entry, entry.default_level
+
+
+def make_bot(spec: str, **overrides: Any):
+    """Build a bot from a spec such as ``random``, ``greedy`` or ``search:strong``.
+
+    ``overrides`` replace settings of the level (``make_bot("search:fast", iterations=20)``);
+    unknown settings raise ``ValueError``. The bot's ``name`` is the spec with its level
+    (``search:strong``), as results and error messages show it.
+    """
+    entry, level = parse_spec(spec)
+    unknown = sorted(set(overrides) - set(entry.settings))
+    if unknown:
+        raise ValueError(f"bot '{entry.name}' has no setting {', '.join(unknown)} "
+                         f"(settings: {', '.join(entry.settings) or 'none'})")
+    settings = {**(entry.levels.get(level, {}) if level else {}), **overrides}
+    shown = entry.name if level is None else f"{entry.name}:{level}"
+    return entry.factory(name=shown, version=entry.version, **settings)
+
+
+__all__ = ["REGISTRY", "BotSpec", "bot_info", "bot_names", "bot_specs", "make_bot", "parse_spec"]

@@ -1,0 +1,203 @@
+"""Bot tournaments: many matches with seats and decks rotated evenly, and win rates.
+
+``run_arena`` is what ``python -m engine arena`` and the benchmarks call. Games come in
+blocks of one deal each (one seed, one deck per seat); within a block the bots rotate
+through every seat, so each bot plays the same deal from every seat. Decks rotate from
+block to block. With ``games`` a multiple of (seats x decks), every bot plays every seat
+and every deck equally often.
+
+"Win" means alone in first place; "draw" means sharing first place; anything else is a
+loss. Win rates carry a 95% Wilson score interval.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from engine.bots import make_bot
+from engine.core import Decklist, Game
+from engine.runner import MatchResult, play_match
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (``(0, 1)`` when there are no trials)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class BotRecord:
+    """One bot's results over an arena (summed over every seat it held)."""
+
+    bot: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    forfeits: int = 0
+    decisions: int = 0
+    decision_seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_decision_seconds(self) -> float:
+        return self.decision_seconds / self.decisions if self.decisions else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.ci95
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "forfeits": self.forfeits,
+            "decisions": self.decisions,
+            "mean_decision_seconds": round(self.mean_decision_seconds, 6),
+        }
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    players: int
+    seed: int
+    bots: list[str]
+    records: dict[str, BotRecord]
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    reasons: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "seat_bots": self.bots,
+            "bots": {name: record.to_json() for name, record in self.records.items()},
+            "mean_actions": round(self.actions / self.games, 1) if self.games else 0.0,
+            "seconds": round(self.seconds, 2),
+            "reasons": dict(sorted(self.reasons.items())),
+            "errors": self.errors,
+        }
+
+    def to_text(self) -> str:
+        lines = [f"{self.game}, {self.players} players, {self.games} games from seed {self.seed} "
+                 f"({self.seconds:.1f} s, {self.actions / max(self.games, 1):.0f} actions per game)"]
+        width = max(len(name) for name in self.records)
+        for name, r in self.records.items():
+            low, high = r.ci95
+            lines.append(f"  {name:<{width}}  {r.wins:>4} wins {r.draws:>3} draws {r.losses:>4} losses "
+                         f"in {r.games:>4}: {100 * r.win_rate:5.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%), "
+                         f"{r.mean_decision_seconds * 1000:.2f} ms per decision")
+        if self.reasons:
+            lines.append("  ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(self.reasons.items())))
+        for error in self.errors:
+            lines.append(f"  error: {error}")
+        return "\n".join(lines)
+
+
+def seating(index: int, players: int, deck_count: int) -> tuple[int, list[int], list[int]]:
+    """For game ``index``: (block, entry at each seat, deck index at each seat).
+
+    Entry ``e`` is the e-th bot of the arena's list. Within a block (one deal) entries
+    rotate through the seats; the decks stay with the seats and shift by one per block.
+    """
+    block, turn = divmod(index, players)
+    entries = [(seat + turn) % players for seat in range(players)]
+    decks = [(seat + block) % deck_count for seat in range(players)]
+    return block, entries, decks
+
+
+def run_arena(
+    game: Game,
+    bots: Sequence[str],
+    *,
+    games: int,
+    seed: int = 1,
+    players: int | None = None,
+    decks: Sequence[Decklist] | None = None,
+    params: Mapping[str, Any] | None = None,
+    decision_seconds: float | None = None,
+    on_game: Callable[[int, MatchResult], None] | None = None,
+) -> ArenaResult:
+    """Play ``games`` matches of ``game`` between the bot specs ``bots`` and tally results.
+
+    ``players`` defaults to the number of bots; when it is larger the list is repeated
+    (``["search:strong", "greedy"]`` for 4 players is search, greedy, search, greedy).
+    ``decks`` defaults to the game's starter decks. ``on_game(index, result)`` is called
+    after every match (progress reporting).
+    """
+    players = players or len(bots)
+    if not game.min_seats <= players <= game.max_seats:
+        raise ValueError(f"{game.title} is played by {game.min_seats} to {game.max_seats} players, not {players}")
+    if not bots or len(bots) > players:
+        raise ValueError(f"{len(bots)} bots given for {players} players")
+    if games < 1:
+        raise ValueError("an arena needs at least one game")
+    entries = [bots[i % len(bots)] for i in range(players)]
+    instances = [make_bot(spec) for spec in entries]
+    names = [bot.name for bot in instances]
+    deck_pool = list(decks) if decks else list(game.starter_decks().values())
+    records = {name: BotRecord(name) for name in dict.fromkeys(names)}
+    result = ArenaResult(game=game.name, players=players, seed=seed, bots=names, records=records)
+    started = time.perf_counter()
+    for index in range(games):
+        block, seat_entries, seat_decks = seating(index, players, len(deck_pool))
+        match = play_match(
+            game,
+            [deck_pool[d] for d in seat_decks],
+            [instances[e] for e in seat_entries],
+            seed=seed + block,
+            params=params,
+            decision_seconds=decision_seconds,
+        )
+        _tally(result, match, [names[e] for e in seat_entries])
+        if on_game is not None:
+            on_game(index, match)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _tally(result: ArenaResult, match: MatchResult, seat_names: list[str]) -> None:
+    outcome = match.outcome
+    result.games += 1
+    result.actions += match.actions
+    result.reasons[outcome.reason] = result.reasons.get(outcome.reason, 0) + 1
+    firsts = sum(1 for p in outcome.places if p == 1)
+    for seat, name in enumerate(seat_names):
+        record = result.records[name]
+        record.games += 1
+        if outcome.places[seat] == 1:
+            if firsts == 1:
+                record.wins += 1
+            else:
+                record.draws += 1
+        else:
+            record.losses += 1
+        record.decisions += match.decisions[seat]
+        record.decision_seconds += match.decision_seconds[seat]
+    for error in match.errors:
+        result.records[seat_names[error.seat]].forfeits += 1
+        result.errors.append(f"seed {match.replay.seed}: {error}")

@@ -1,0 +1,110 @@
+"""Position evaluation shared by the greedy and search bots.
+
+A game's evaluator turns a full state (in a bot, always a *determinized* one) into a
+heuristic score per seat, in points of that game. This module turns scores into values
+in [0, 1] per seat, the same scale as the rewards of finished matches:
+
+- a finished match is worth its normalised rank: (seats - average place) / (seats - 1),
+  where tied seats share the average of the places they occupy (a two-player draw is 0.5);
+- an unfinished one is worth, for each seat, the mean over its opponents of
+  ``sigmoid((score[seat] - score[opponent]) / scale)``: the expected share of opponents it
+  will finish ahead of, which is what the normalised rank counts.
+
+Evaluators are registered per game name and imported on first use, like the games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from typing import Protocol, Sequence
+
+from engine.core import Outcome, State
+
+
+class Evaluator(Protocol):
+    """A hand-written evaluation for one game."""
+
+    #: Score difference that counts as one logistic unit (about 73% against 27%).
+    scale: float
+
+    def scores(self, state: State) -> list[float]:
+        """A heuristic score per seat of an unfinished state: higher is better."""
+
+
+class NeutralEvaluator:
+    """For a game without an evaluator: every unfinished position is even."""
+
+    scale = 1.0
+
+    def scores(self, state: State) -> list[float]:
+        return [0.0] * state.num_seats
+
+
+_MODULES = {
+    "tempofront": "engine.bots.eval_tempofront",
+    "conquest": "engine.bots.eval_conquest",
+}
+_LOADED: dict[str, Evaluator] = {}
+
+
+def register_evaluator(game: str, evaluator: Evaluator) -> None:
+    """Use ``evaluator`` for the game named ``game`` (replaces any earlier one)."""
+    _LOADED[game] = evaluator
+
+
+def evaluator_for(game: str) -> Evaluator:
+    """The evaluator of a game; a neutral one when the game has none."""
+    found = _LOADED.get(game)
+    if found is None:
+        module = _MODULES.get(game)
+        found = importlib.import_module(module).EVALUATOR if module else NeutralEvaluator()
+        _LOADED[game] = found
+    return found
+
+
+def outcome_values(outcome: Outcome) -> list[float]:
+    """Normalised rank per seat: 1 alone in first place, 0 alone in last, ties share."""
+    places = outcome.places
+    n = len(places)
+    if n < 2:
+        return [1.0] * n
+    values = []
+    for place in places:
+        tied = sum(1 for p in places if p == place)
+        # Tied seats occupy places place .. place + tied - 1 (competition ranking).
+        average = place + (tied - 1) / 2
+        values.append((n - average) / (n - 1))
+    return values
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    if x > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def score_values(scores: Sequence[float], scale: float) -> list[float]:
+    """Values in [0, 1] from heuristic scores (see the module docstring)."""
+    n = len(scores)
+    if n < 2:
+        return [0.5] * n
+    values = []
+    for seat in range(n):
+        mine = scores[seat]
+        total = 0.0
+        for other in range(n):
+            if other != seat:
+                total += _sigmoid((mine - scores[other]) / scale)
+        values.append(total / (n - 1))
+    return values
+
+
+def state_values(state: State, evaluator: Evaluator) -> list[float]:
+    """Per-seat values of any state: the outcome's when finished, else the evaluation's."""
+    outcome = state.outcome
+    if outcome is not None:
+        return outcome_values(outcome)
+    return score_values(evaluator.scores(state), evaluator.scale)

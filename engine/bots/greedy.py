@@ -1,0 +1,49 @@
+"""The greedy bot: one step of look-ahead with the game's hand-written evaluation.
+
+For each legal action it applies the action to a few determinized copies of the match
+(the same copies for every action, so that actions are compared on equal luck) and keeps
+the action whose resulting positions are worth most to its seat on average. Ties are
+broken with the rng it is given, so a decision is a function of (observation, rng).
+"""
+
+from __future__ import annotations
+
+from engine.bots.evaluation import evaluator_for, state_values
+from engine.core import Action, Rng
+from engine.runner import Observation
+
+# Values closer than this are ties: sums of floats in different orders differ by rounding.
+TIE = 1e-9
+
+
+def pick_best(actions: list[Action], values: list[float], rng: Rng) -> Action:
+    """The action of highest value; among equals, one drawn from ``rng``."""
+    best = max(values)
+    tied = [a for a, v in zip(actions, values) if v >= best - TIE]
+    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
+
+class GreedyBot:
+    """One-step look-ahead averaged over ``samples`` determinizations."""
+
+    def __init__(self, *, name: str = "greedy", version: str = "1", samples: int = 2):
+        if samples < 1:
+            raise ValueError("greedy needs samples >= 1")
+        self.name = name
+        self.version = version
+        self.samples = samples
+
+    def act(self, observation: Observation, seat: int, rng: Rng) -> Action:
+        legal = observation.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        stream = Rng(rng.next64())
+        evaluator = evaluator_for(observation.game)
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            sample = observation.determinize(Rng(stream.next64()))
+            for i, action in enumerate(legal):
+                after = sample.clone()
+                after.apply(seat, action)
+                totals[i] += state_values(after, evaluator)[seat]
+        return pick_best(legal, totals, stream)

@@ -1,0 +1,74 @@
+"""A bot never crashes a match: failures end it as a forfeit recorded in the result."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine.core import Action
+from engine.runner import play_match
+
+from .helpers import GAME_NAMES, decks_for, load_game, small_bot
+
+
+class _BrokenBot:
+    """Plays greedily, then fails in the chosen way at its ``at``-th decision."""
+
+    def __init__(self, how: str, at: int = 3):
+        self.name = "broken"
+        self.how = how
+        self.at = at
+        self.calls = 0
+        self.inner = small_bot("greedy")
+
+    def act(self, observation, seat, rng):
+        self.calls += 1
+        if self.calls == self.at:
+            if self.how == "raise":
+                raise ValueError("evaluation went wrong")
+            if self.how == "illegal":
+                return Action.of("teleport", to="the moon")
+            if self.how == "garbage":
+                return "pass"
+            if self.how == "slow":
+                time.sleep(0.05)
+        return self.inner.act(observation, seat, rng)
+
+
+@pytest.mark.parametrize("how,words", [
+    ("raise", "broken raised ValueError (evaluation went wrong) at action"),
+    ("illegal", "broken chose an illegal action teleport(to='the moon')"),
+    ("garbage", "broken returned str, not an Action at action"),
+    ("slow", "broken exceeded its 0.01 s decision budget"),
+])
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_failing_bot_forfeits_and_the_failure_is_recorded(game_name, how, words):
+    game = load_game(game_name)
+    for broken_seat in (0, 1):
+        bots = [small_bot("greedy"), small_bot("greedy")]
+        bots[broken_seat] = _BrokenBot(how)
+        result = play_match(game, decks_for(game, 2), bots, seed=11,
+                            decision_seconds=0.01 if how == "slow" else None)
+        assert len(result.errors) == 1
+        error = result.errors[0]
+        assert error.seat == broken_seat
+        assert words in str(error)
+        assert str(error).endswith(f"at action {error.action_number}")
+        assert result.outcome.reason == "concession"
+        assert result.outcome.winner == 1 - broken_seat
+        last = result.replay.actions[-1]
+        assert last[0] == broken_seat and last[1].kind == "concede"
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_failing_bot_in_a_multiplayer_match_finishes_last(game_name):
+    game = load_game(game_name)
+    if game.max_seats < 3:
+        pytest.skip(f"{game.title} is a two-player game")
+    seats = game.max_seats
+    bots = [small_bot("greedy") for _ in range(seats)]
+    bots[1] = _BrokenBot("raise", at=2)
+    result = play_match(game, decks_for(game, seats), bots, seed=2)
+    assert [e.seat for e in result.errors] == [1]
+    assert result.outcome.places[1] == seats
