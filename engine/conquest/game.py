@@ -1,0 +1,115 @@
+"""The Conquest :class:`engine.core.Game`: metadata, deck rules (C1), the pool, new matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from engine.conquest.params import Params
+from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
+from engine.conquest.state import ConquestState
+from engine.core import DeckError, Decklist, Game, parse_decklist
+
+DECKS_DIR = Path(__file__).parent / "decks"
+
+
+class ConquestGame(Game):
+    """Conquest: 2 to 4 players, Battles of two Skirmishes, Celestials, the Conquest Pool."""
+
+    name = "conquest"
+    title = "Conquest"
+    rules_version = "1"
+    min_seats = 2
+    max_seats = 4
+    commander_label = "Celestial"
+    hidden_information = True
+
+    def __init__(self) -> None:
+        self._starters: dict[str, Decklist] | None = None
+
+    def default_params(self) -> dict[str, Any]:
+        return Params.defaults()
+
+    def make_params(self, params: Mapping[str, Any] | None = None) -> Params:
+        """``default_params()`` merged with ``params``; raises ``ValueError`` naming a bad one."""
+        if params is not None and not isinstance(params, Mapping):
+            raise ValueError("match params must be a mapping of parameter names to values")
+        return Params(params or {})
+
+    def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, Any] | None = None
+                  ) -> ConquestState:
+        """A match for ``len(decks)`` seats (2 to 4). Raises ``ValueError`` for bad params or
+        a bad seat count, :class:`DeckError` (every problem, by seat) for illegal decks.
+
+        The events of the opening (Battle 1 begins, the draws) are on ``state.opening_events``.
+        """
+        rules = self.make_params(params)
+        if not self.min_seats <= len(decks) <= self.max_seats:
+            raise ValueError(f"Conquest is played by {self.min_seats} to {self.max_seats} players, not {len(decks)}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be an integer, not {seed!r}")
+        problems = []
+        for seat, deck in enumerate(decks):
+            problems += [f"seat {seat} ({deck.name or 'deck'}): {p}" for p in self.validate_deck(deck, rules)]
+        if problems:
+            raise DeckError(problems)
+        cards = [[BY_NAME[name].index for name, n in deck.cards for _ in range(n)] for deck in decks]
+        celestials = [BY_NAME[deck.commander].index for deck in decks]
+        state, events = ConquestState.start(cards, celestials, seed, rules)
+        state.opening_events = events
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> ConquestState:
+        return ConquestState.from_json(data)
+
+    def card_names(self) -> list[str]:
+        return [card.name for card in POOL]
+
+    def cards(self) -> list[dict[str, Any]]:
+        return [card.to_json() for card in POOL]
+
+    def celestial_names(self) -> list[str]:
+        return [card.name for card in CELESTIALS]
+
+    def starter_decks(self) -> dict[str, Decklist]:
+        """The decklists of ``decks/*.txt``, named after their files ("void-choir" -> "Void Choir")."""
+        if self._starters is None:
+            starters = {}
+            for path in sorted(DECKS_DIR.glob("*.txt")):
+                name = path.stem.replace("-", " ").title()
+                starters[name] = self.parse_deck(path.read_text(encoding="utf-8"), name=name)
+            self._starters = starters
+        return dict(self._starters)
+
+    def validate_deck(self, decklist: Decklist, params: Params | None = None) -> list[str]:
+        """C1: one Celestial plus exactly 40 cards, at most 3 copies of a card; every problem."""
+        rules = params or Params()
+        problems: list[str] = []
+        if not decklist.commander:
+            problems.append("no Celestial: a deck names exactly one (a line 'Celestial: Name')")
+        else:
+            card = BY_NAME.get(decklist.commander)
+            if card is None:
+                problems.append(f"unknown Celestial '{decklist.commander}'")
+            elif card.type != "celestial":
+                problems.append(f"{card.name} is not a Celestial (it is a {card.type} card)")
+        for name, count in decklist.counts().items():
+            card = BY_NAME.get(name)
+            if card is None:
+                problems.append(f"unknown card '{name}'")
+                continue
+            if card.type == "celestial":
+                problems.append(f"{name} is a Celestial: it goes on the 'Celestial:' line, not among the cards")
+            if count > rules.max_copies:
+                problems.append(f"{count} copies of {name}; at most {rules.max_copies} allowed")
+        if decklist.size != rules.deck_size:
+            problems.append(f"{decklist.size} card{'' if decklist.size == 1 else 's'}; "
+                            f"a deck has exactly {rules.deck_size} (plus its Celestial)")
+        return problems
+
+    def parse_deck_text(self, text: str, *, name: str = "") -> Decklist:
+        """Parse without resolving or validating (for tests that build bad decks)."""
+        return parse_decklist(text, self.commander_label, name=name)
+
+
+__all__ = ["ConquestGame", "DeckError"]
