@@ -1,0 +1,1 @@
+"""Decks: a player's registered decks and their immutable, numbered versions."""

@@ -1,0 +1,68 @@
+"""Reads of the decks app. Views, the API and other apps (matches, tournaments) use these."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, Q, QuerySet
+
+from decks.models import Deck, DeckVersion
+
+
+def deck_list(
+    *,
+    game: str | None = None,
+    owner: AbstractBaseUser | str | None = None,
+    q: str | None = None,
+    include_archived: bool = False,
+) -> QuerySet[Deck]:
+    """Decks, newest first, with owner and versions loaded.
+
+    ``owner`` is a user or a username; ``q`` matches the deck name, the owner's username
+    or the commander of any version (case-insensitive). Archived decks are left out unless
+    ``include_archived``.
+    """
+    decks = Deck.objects.select_related("owner").prefetch_related(
+        Prefetch("versions", queryset=DeckVersion.objects.order_by("number"))
+    )
+    if not include_archived:
+        decks = decks.filter(archived=False)
+    if game:
+        decks = decks.filter(game=game)
+    if owner is not None:
+        decks = decks.filter(owner__username=owner) if isinstance(owner, str) else decks.filter(owner=owner)
+    if q:
+        q = q.strip()
+        decks = decks.filter(
+            Q(name__icontains=q) | Q(owner__username__icontains=q) | Q(versions__commander__icontains=q)
+        ).distinct()
+    return decks.order_by("-updated", "-id")
+
+
+def deck_get(*, deck_id: int, include_archived: bool = True) -> Deck:
+    """One deck with owner and versions; ``Deck.DoesNotExist`` if there is none."""
+    return deck_list(include_archived=include_archived).get(pk=deck_id)
+
+
+def deck_versions(*, deck: Deck) -> QuerySet[DeckVersion]:
+    """Every version of ``deck``, newest first."""
+    return DeckVersion.objects.filter(deck=deck).select_related("deck").order_by("-number")
+
+
+def deck_version_get(*, deck: Deck, number: int) -> DeckVersion:
+    """Version ``number`` of ``deck``; ``DeckVersion.DoesNotExist`` if there is none."""
+    return DeckVersion.objects.select_related("deck", "deck__owner").get(deck=deck, number=number)
+
+
+def deck_version_latest(*, deck_id: int) -> DeckVersion | None:
+    """The newest version of deck ``deck_id`` (what a new match plays), or None."""
+    return (
+        DeckVersion.objects.select_related("deck", "deck__owner")
+        .filter(deck_id=deck_id)
+        .order_by("-number")
+        .first()
+    )
+
+
+def starter_decks(*, game: str | None = None) -> QuerySet[Deck]:
+    """The site's starter decks (opponents for a first challenge)."""
+    return deck_list(game=game).filter(is_starter=True)

@@ -1,0 +1,204 @@
+"""Writes of the decks app: registering, editing and archiving decks.
+
+Every write validates the whole input first and reports every problem at once, as a
+``django.core.exceptions.ValidationError`` whose ``message_dict`` maps a field (``game``,
+``name``, ``decklist``, ``pilot``) to its messages; nothing is written when anything is
+wrong. Decklists are checked by the engine's own deck rules (``Game.parse_deck``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from decks.models import Deck, DeckVersion, GameName
+from decks.permissions import can_delete_deck, can_edit_deck
+from engine import games
+from engine.bots import parse_spec
+from engine.core import DeckError, Decklist
+
+#: Longest accepted deck name.
+NAME_MAX_LENGTH = Deck._meta.get_field("name").max_length
+#: Longest accepted decklist text. Real decklists are a few hundred characters.
+DECKLIST_MAX_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class CheckedDeck:
+    """A decklist accepted by the engine: the canonical text and the parsed list."""
+
+    text: str
+    decklist: Decklist
+
+    @property
+    def commander(self) -> str:
+        return self.decklist.commander or ""
+
+
+def deck_check(*, game: str, decklist: str, name: str = "") -> CheckedDeck:
+    """Parse and validate ``decklist`` for ``game``; raises ``ValidationError`` with every
+    problem under ``decklist`` (or under ``game`` when the game is unknown).
+
+    The returned text is the engine's canonical form: names spelled as in the pool,
+    repeated lines merged, the commander line first.
+    """
+    if game not in GameName.values:
+        raise ValidationError({"game": [_unknown_game(game)]})
+    if not isinstance(decklist, str) or not decklist.strip():
+        raise ValidationError({"decklist": ["the decklist is empty: paste or build a list of cards"]})
+    if len(decklist) > DECKLIST_MAX_CHARS:
+        raise ValidationError(
+            {"decklist": [f"the decklist is {len(decklist)} characters long; at most {DECKLIST_MAX_CHARS} are accepted"]}
+        )
+    engine_game = games[game]
+    try:
+        parsed = engine_game.parse_deck(decklist, name=name)
+    except DeckError as exc:
+        raise ValidationError({"decklist": list(exc.problems)}) from None
+    return CheckedDeck(text=parsed.to_text(engine_game.commander_label), decklist=parsed)
+
+
+def deck_register(
+    *,
+    owner: AbstractBaseUser,
+    game: str,
+    name: str,
+    decklist: str,
+    pilot: str,
+    is_starter: bool = False,
+) -> Deck:
+    """Create a deck and its version 1 for ``owner``.
+
+    Raises ``ValidationError`` listing every problem of every field at once.
+    """
+    errors: dict[str, list[str]] = {}
+    clean_name = _collect(errors, "name", lambda: _clean_name(name))
+    clean_pilot = _collect(errors, "pilot", lambda: _clean_pilot(pilot))
+    checked = _collect_many(errors, lambda: deck_check(game=game, decklist=decklist, name=clean_name or ""))
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        deck = Deck.objects.create(owner=owner, game=game, name=clean_name, pilot=clean_pilot, is_starter=is_starter)
+        DeckVersion.objects.create(
+            deck=deck, number=1, decklist=checked.text, commander=checked.commander, pilot=clean_pilot
+        )
+    return deck
+
+
+def deck_update(
+    *,
+    deck: Deck,
+    actor: AbstractBaseUser,
+    name: str | None = None,
+    decklist: str | None = None,
+    pilot: str | None = None,
+) -> DeckVersion:
+    """Change a deck's name, cards or pilot; returns the deck's latest version afterwards.
+
+    A new version (the next number) is written whenever the cards, the commander or the
+    pilot differ from the latest version; a rename alone changes only the deck. Old
+    versions are never touched. Only the owner may edit (``PermissionDenied`` otherwise);
+    invalid input raises ``ValidationError`` with every problem and changes nothing.
+
+    Locks the deck row (``select_for_update``) so that two edits at once get two distinct
+    version numbers.
+    """
+    if not can_edit_deck(actor, deck):
+        raise PermissionDenied("only the owner of a deck can edit it")
+    errors: dict[str, list[str]] = {}
+    clean_name = _collect(errors, "name", lambda: _clean_name(name)) if name is not None else None
+    clean_pilot = _collect(errors, "pilot", lambda: _clean_pilot(pilot)) if pilot is not None else None
+    checked = (
+        _collect_many(errors, lambda: deck_check(game=deck.game, decklist=decklist, name=clean_name or deck.name))
+        if decklist is not None
+        else None
+    )
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        locked = Deck.objects.select_for_update().get(pk=deck.pk)
+        latest = DeckVersion.objects.filter(deck=locked).order_by("-number").first()
+        new_text = checked.text if checked else latest.decklist
+        new_commander = checked.commander if checked else latest.commander
+        new_pilot = clean_pilot if clean_pilot is not None else latest.pilot
+        changed = new_pilot != latest.pilot or (checked is not None and not _same_cards(checked, latest))
+        if changed:
+            number = (DeckVersion.objects.filter(deck=locked).aggregate(top=Max("number"))["top"] or 0) + 1
+            latest = DeckVersion.objects.create(
+                deck=locked, number=number, decklist=new_text, commander=new_commander, pilot=new_pilot
+            )
+        if clean_name is not None:
+            locked.name = clean_name
+        locked.pilot = new_pilot
+        locked.save(update_fields=["name", "pilot", "updated"])
+    deck.refresh_from_db()
+    return latest
+
+
+def deck_archive(*, deck: Deck, actor: AbstractBaseUser) -> None:
+    """Delete a deck for its owner: it leaves every list and cannot be edited again, while
+    its versions stay for the matches and tournaments that played them.
+
+    ``PermissionDenied`` unless ``actor`` may delete it.
+    """
+    if not can_delete_deck(actor, deck):
+        raise PermissionDenied("only the owner of a deck can delete it")
+    Deck.objects.filter(pk=deck.pk).update(archived=True)
+    deck.refresh_from_db()
+
+
+# --------------------------------------------------------------------------- field checks
+
+
+def _unknown_game(game: object) -> str:
+    return f"unknown game '{game}'; choose one of: {', '.join(GameName.values)}"
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ValidationError("a deck needs a name")
+    clean = " ".join(name.split())
+    if len(clean) > NAME_MAX_LENGTH:
+        raise ValidationError(f"the name is {len(clean)} characters long; at most {NAME_MAX_LENGTH} are allowed")
+    return clean
+
+
+def _clean_pilot(pilot: object) -> str:
+    """The bot spec in canonical form (lower case, no spaces): 'greedy', 'search:fast'."""
+    if not isinstance(pilot, str) or not pilot.strip():
+        raise ValidationError("choose a bot to pilot the deck")
+    try:
+        parse_spec(pilot)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+    return pilot.strip().lower()
+
+
+def _same_cards(checked: CheckedDeck, version: DeckVersion) -> bool:
+    """True when ``checked`` holds the same commander and card counts as ``version``
+    (the order of lines does not make a new deck)."""
+    old = version.to_engine()
+    return checked.decklist.commander == old.commander and checked.decklist.counts() == old.counts()
+
+
+def _collect(errors: dict[str, list[str]], field: str, check):
+    """Run ``check``; file its ``ValidationError`` messages under ``field``."""
+    try:
+        return check()
+    except ValidationError as exc:
+        errors.setdefault(field, []).extend(exc.messages)
+        return None
+
+
+def _collect_many(errors: dict[str, list[str]], check):
+    """Run ``check``, which raises a ``ValidationError`` keyed by field; merge its messages."""
+    try:
+        return check()
+    except ValidationError as exc:
+        for field, messages in exc.message_dict.items():
+            errors.setdefault(field, []).extend(messages)
+        return None
