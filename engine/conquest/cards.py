@@ -56,7 +56,7 @@ class CardDef:
     """One card of the pool. ``index`` is its position in the pool, sorted by id."""
 
     __slots__ = ("index", "id", "name", "type", "cq", "on_reveal", "ongoing", "end_of_battle",
-                 "when_destroyed", "effects", "flavor", "text", "source")
+                 "when_destroyed", "effects", "flavor", "text", "source", "ability_text")
 
     def __init__(self, name: str, type_: str, cq: int | None, abilities: dict[str, tuple[fx.Effect, ...]],
                  flavor: str, source: str):
@@ -72,6 +72,9 @@ class CardDef:
         self.effects = abilities.get("effects", ())
         self.flavor = flavor
         self.source = source
+        self.ability_text = {key: _sentence(getattr(self, key))
+                             for key in ("on_reveal", "ongoing", "end_of_battle", "when_destroyed", "effects")
+                             if getattr(self, key)}
         self.text = self._rules_text()
 
     def _rules_text(self) -> str:
@@ -155,9 +158,15 @@ def _check_effect(where: str, field: str, i: int, raw: Any, *, card_type: str) -
             raise CardDataError(f"{label}: target 'revealed' is for Lightspeed responses only")
         if scope == "here" and card_type == CELESTIAL:
             raise CardDataError(f"{label}: a Celestial is at no Location, so target '{target}' means nothing")
+        if card_type == UNIT and target == "allies_here":
+            raise CardDataError(f"{label}: a player has one unit per Location, so a unit's "
+                                "'allies_here' is always empty")
         if field == "ongoing" and pick in ("strongest", "weakest"):
             raise CardDataError(f"{label}: an Ongoing ability cannot target '{target}' (it depends on CQ)")
     per = raw.get("per")
+    if per == "allies_here" and card_type == UNIT:
+        raise CardDataError(f"{label}: a player has one unit per Location, so a unit's "
+                            "'per = \"allies_here\"' is always 0")
     if per in ("allies_here", "enemies_here") and card_type == CELESTIAL:
         raise CardDataError(f"{label}: a Celestial is at no Location, so 'per = \"{per}\"' means nothing")
     if field == "ongoing" and name != "add_cq":

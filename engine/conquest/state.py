@@ -383,8 +383,8 @@ class ConquestState:
         self._changed()
         card = POOL[unit.card]
         if card.when_destroyed and not unit.muted and unit.face_up:
-            events.append(Event("ability", f"When Destroyed: {card.name} ({card.text})",
-                                {"seat": unit.owner, "card": card.id}))
+            events.append(Event("ability", f"Seat {unit.owner}'s {card.name}, When Destroyed: "
+                                f"{card.ability_text['when_destroyed']}", {"seat": unit.owner, "card": card.id}))
             ctx = fx.Ctx(unit.owner, None, loc)
             for eff in card.when_destroyed:
                 eff.run(self, ctx, events)
@@ -514,7 +514,7 @@ class ConquestState:
         unit.face_up = True
         self._changed()
         card = POOL[unit.card]
-        pending = f"; its On Reveal is pending ({card.text})" if card.on_reveal else ""
+        pending = f"; its On Reveal is pending ({card.ability_text['on_reveal']})" if card.on_reveal else ""
         events.append(self.event("reveal", f"Seat {unit.owner} reveals {card.name} (CQ {card.cq}) at "
                                  f"{self.locations[unit.loc].label}{pending}", unit=unit))
         self.win_loc = unit.loc
@@ -542,7 +542,8 @@ class ConquestState:
         card = POOL[unit.card]
         if card.on_reveal:
             if unit.on_board and unit.loc == self.win_loc and not unit.muted:
-                events.append(self.event("ability", f"On Reveal: {card.name} ({card.text})", unit=unit))
+                events.append(self.event("ability", f"{self.label(unit)}, On Reveal: {card.ability_text['on_reveal']}",
+                                         unit=unit))
                 self.run_effects(card.on_reveal, fx.Ctx(unit.owner, unit, unit.loc), events)
             else:
                 why = "muted" if unit.on_board and unit.muted else (
@@ -559,8 +560,8 @@ class ConquestState:
         for unit in self.units():
             card = POOL[unit.card]
             if card.end_of_battle and unit.on_board and unit.face_up and not unit.muted:
-                events.append(self.event("ability", f"At the End of Battle: {self.label(unit)} ({card.text})",
-                                         unit=unit))
+                events.append(self.event("ability", f"{self.label(unit)}, At the End of Battle: "
+                                         f"{card.ability_text['end_of_battle']}", unit=unit))
                 self.run_effects(card.end_of_battle, fx.Ctx(unit.owner, unit, unit.loc), events)
         table = self.cq_table()
         totals = [0] * self.num_seats
@@ -584,8 +585,8 @@ class ConquestState:
                     cleared += 1
         self.locations = [loc for loc in self.locations if loc.kind != EXTRA]
         self._changed()
-        events.append(Event("clear", f"{cleared} unit{'' if cleared == 1 else 's'} leave the battle zone for "
-                            "their owners' discard piles", {"count": cleared}))
+        events.append(Event("clear", f"The battle zone is cleared: {cleared} unit{'' if cleared == 1 else 's'} "
+                            "to their owners' discard piles (not destroyed)", {"count": cleared}))
         if self.battle >= self.params.battles:
             self._finish(events)
         else:
@@ -769,7 +770,7 @@ class ConquestState:
         card = POOL[player.celestial]
         player.celestial_played = True
         self._changed()
-        events.append(Event("celestial", f"Seat {seat} plays the Celestial {card.name} ({card.text})",
+        events.append(Event("celestial", f"Seat {seat} plays the Celestial {card.name}: {card.text}",
                             {"seat": seat, "card": card.id}))
         self.run_effects(card.effects, fx.Ctx(seat), events)
         self.cursor += 1
@@ -822,8 +823,8 @@ class ConquestState:
         player.hand.remove(card.index)
         self.stack.append((seat, card.index))
         revealed = self.locations[self.win_loc].slots[self.win_seat]
-        events.append(Event("respond", f"Seat {seat} responds at Lightspeed with {card.name} ({card.text}) to "
-                            f"{self.label(revealed)}", {"seat": seat, "card": card.id}))
+        events.append(Event("respond", f"Seat {seat} responds at Lightspeed to {self.label(revealed)} with "
+                            f"{card.name} ({card.ability_text['effects']})", {"seat": seat, "card": card.id}))
         self.resp_i += 1
 
     def _concede(self, seat: int, action: Action) -> list[Event]:
@@ -913,7 +914,7 @@ class ConquestState:
             out["window"] = {
                 "revealed": {"seat": unit.owner, "location": self.locations[unit.loc].number,
                              **_card_json(unit.card)},
-                "pending": POOL[unit.card].text if POOL[unit.card].on_reveal else None,
+                "pending": POOL[unit.card].ability_text.get("on_reveal"),
                 "responses": [{"seat": s, **_card_json(c)} for s, c in self.stack],
                 "responders": list(self.responders),
                 "waiting_for": self.responders[self.resp_i],
