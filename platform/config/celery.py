@@ -1,0 +1,54 @@
+"""The Celery app: one per project, configured from Django settings (``CELERY_*``).
+
+The broker comes from settings (filesystem transport by default, Redis with
+``REDIS_URL``). What is fixed here is the delivery policy every task relies on:
+
+- tasks named ``matches.*`` go to the ``matches`` queue, everything else to ``default``,
+  so match playing can get workers of its own (``celery -A config worker -Q matches``);
+- ``task_acks_late`` with ``task_reject_on_worker_lost``: a task is acknowledged only
+  after it finished, so a worker that dies mid-task hands it back to the broker; tasks
+  must therefore be safe to run twice (they take ids and re-read their rows);
+- ``worker_prefetch_multiplier = 1``: a busy worker does not hoard tasks others could run;
+- results are not stored: a task's outcome is written to PostgreSQL by the task itself.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+from kombu import Exchange, Queue
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+#: How often beat asks a worker to record the site heartbeat, in seconds.
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
+
+app = Celery("cardplatform")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    task_default_queue="default",
+    # Each queue with its own exchange and routing key: with a shared key a direct
+    # exchange would copy every message into both queues.
+    task_queues=(
+        Queue("default", Exchange("default"), routing_key="default"),
+        Queue("matches", Exchange("matches"), routing_key="matches"),
+    ),
+    task_default_exchange="default",
+    task_default_routing_key="default",
+    task_routes={"matches.*": {"queue": "matches"}},
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    task_ignore_result=True,
+    beat_schedule={
+        "site-heartbeat": {
+            "task": "web.heartbeat",
+            "schedule": HEARTBEAT_SECONDS,
+            # A heartbeat nobody ran within a few periods is stale: drop it rather than
+            # let them pile up while no worker runs.
+            "options": {"expires": 3 * HEARTBEAT_SECONDS},
+        },
+    },
+)
+app.autodiscover_tasks()

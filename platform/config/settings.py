@@ -1,0 +1,228 @@
+"""Django settings, read from the environment.
+
+With no environment at all the project runs on one machine with nothing installed:
+SQLite in ``var/``, a Celery broker on kombu's filesystem transport in ``var/broker/``,
+the in-memory channel layer and the local-memory cache, DEBUG on.
+
+- ``DATABASE_URL`` (for example ``postgres://user:pass@host:5432/name``) switches to
+  PostgreSQL through psycopg 3.
+- ``REDIS_URL`` (for example ``redis://host:6379/0``) makes Redis the Celery broker, the
+  Channels layer and the cache.
+- ``DJANGO_DEBUG=0`` is production mode: ``SECRET_KEY`` and ``ALLOWED_HOSTS`` must then be
+  set, and the security settings default to what ``manage.py check --deploy`` asks for.
+
+Every variable read here is listed in README.md and, where it applies to the containers,
+in docker-compose.yml; ``tests/platform/test_compose.py`` keeps the three in step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+
+# --------------------------------------------------------------------------- production guard
+
+if not DEBUG:
+    _missing = [name for name in ("SECRET_KEY", "ALLOWED_HOSTS") if not env.str(name, default="").strip()]
+    if _missing:
+        raise ImproperlyConfigured(
+            "DJANGO_DEBUG=0 (production mode) needs "
+            + " and ".join(_missing)
+            + " set in the environment: SECRET_KEY a long random string, "
+            "ALLOWED_HOSTS a comma-separated list of the host names this site answers to."
+        )
+
+SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-development-key-never-used-with-DJANGO_DEBUG-0")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# --------------------------------------------------------------------------- applications
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "channels",
+    "web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "web.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "web.context_processors.site_navigation",
+            ],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------- database
+
+
+def _sqlite_options() -> dict:
+    """SQLite tuned for a web process and workers writing the same file.
+
+    WAL lets readers proceed while one process writes; IMMEDIATE transactions take the
+    write lock up front so that concurrent writers wait (``timeout``) instead of failing
+    with "database is locked" halfway through a transaction.
+    """
+    return {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+
+if env.str("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db("DATABASE_URL")}
+else:
+    VAR_DIR.mkdir(exist_ok=True)
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(_sqlite_options())
+else:
+    # Under ASGI every request may run on a different thread, so persistent connections
+    # are off unless asked for; health checks make a reused connection safe when they are on.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --------------------------------------------------------------------------- Redis, broker, channels, cache
+
+REDIS_URL = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    BROKER_DIR = VAR_DIR / "broker"
+    for _sub in ("queue", "control"):
+        (BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://localhost//"
+    # One folder in and out: web, worker and beat on this machine share it, and every
+    # queue (default and matches) lives in it, told apart by the file names.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+        # The filesystem transport polls its folder; a short interval keeps tasks snappy.
+        "polling_interval": 0.25,
+    }
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --------------------------------------------------------------------------- static files
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+# In DEBUG WhiteNoise serves straight from static/ and the apps, so no collectstatic is
+# needed while developing; in production it serves the collected, hashed files.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --------------------------------------------------------------------------- API
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+}
+SPECTACULAR_SETTINGS = {"TITLE": "TempoFront & Conquest platform API", "VERSION": "1"}
+
+# --------------------------------------------------------------------------- auth, i18n
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --------------------------------------------------------------------------- security (production)
+
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
+    CSRF_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
+    if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
+        # Only behind a proxy that sets X-Forwarded-Proto itself and strips the client's.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --------------------------------------------------------------------------- logging
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Replaces Django's own console handler for these loggers, which would print each line twice.
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+}

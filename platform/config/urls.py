@@ -1,0 +1,12 @@
+"""Root URL routes. Each app adds its own ``include(...)`` line here."""
+
+from django.contrib import admin
+from django.urls import path
+
+from web import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,1 @@
+"""The site itself: home page, health endpoint, site heartbeat and demo data."""

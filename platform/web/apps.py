@@ -1,0 +1,9 @@
+"""App configuration of the site app."""
+
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "web"
+    verbose_name = "Site"

@@ -1,0 +1,341 @@
+"""Fixtures and markers shared by the whole suite.
+
+- ``@pytest.mark.redis``: the test needs the Redis server at ``REDIS_URL``;
+  ``@pytest.mark.browser``: it needs Chromium at /usr/bin/chromium and Playwright.
+  Without them the test is skipped with the reason; with ``REQUIRE_SERVICES=1`` (as in
+  CI) it fails instead, so a CI run can never pass by skipping what it is meant to prove.
+- ``celery_worker_process``: a real ``celery -A config worker`` subprocess on the
+  configured broker and on the test database.
+- ``asgi_server``: the real ASGI server (uvicorn) on a free port, answering ``/healthz``.
+- ``browser_page``: a Playwright page in headless Chromium; the ``screenshot`` fixture
+  keeps a picture of it under ``artifacts/``; ``closed_port``: a port nothing listens on.
+
+Tests that read what a subprocess wrote must use ``@pytest.mark.django_db(transaction=True)``:
+the subprocesses cannot see rows inside the test's own open transaction, and the test
+must not hold the database locked while they write.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STARTUP_SECONDS = 60.0
+
+
+def require_services() -> bool:
+    """True under ``REQUIRE_SERVICES=1``: a missing service fails instead of skipping."""
+    return os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+# --------------------------------------------------------------------------- service markers
+
+
+@functools.cache
+def redis_missing() -> str | None:
+    """Why Redis cannot be used, or None when ``REDIS_URL`` answers a PING."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        return "REDIS_URL is not set: this test needs a Redis server (the embedded defaults cannot cross processes)"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except Exception as exc:
+        return f"Redis at REDIS_URL={url} does not answer: {exc}"
+    return None
+
+
+@functools.cache
+def browser_missing() -> str | None:
+    """Why a browser test cannot run, or None when Chromium and Playwright are there."""
+    if not CHROMIUM.exists():
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        return f"Playwright is not installed: {exc}"
+    return None
+
+
+SERVICE_MARKERS = {"redis": redis_missing, "browser": browser_missing}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker, missing in SERVICE_MARKERS.items():
+        if item.get_closest_marker(marker) is None:
+            continue
+        reason = missing()
+        if reason is None:
+            continue
+        if require_services():
+            pytest.fail(f"REQUIRE_SERVICES=1 and {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove what this run left behind: ``var/test-<run id>/`` (broker folder, logs) and
+    its keys in Redis (``test-<run id>:...``)."""
+    from django.conf import settings
+
+    if not settings.configured or not hasattr(settings, "TEST_RUN_ID"):
+        return
+    run_dir = Path(settings.TEST_RUN_DIR)
+    if run_dir.is_relative_to(ROOT / "var"):
+        shutil.rmtree(run_dir, ignore_errors=True)
+    if settings.REDIS_URL and redis_missing() is None:
+        delete_redis_keys(f"test-{settings.TEST_RUN_ID}*")
+
+
+def delete_redis_keys(pattern: str) -> None:
+    """Delete the keys of ``REDIS_URL``'s database that match ``pattern``."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=2)
+    keys = list(client.scan_iter(match=pattern, count=500))
+    if keys:
+        client.delete(*keys)
+
+
+# --------------------------------------------------------------------------- subprocess helpers
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """``DATABASE_URL`` naming the database that ``settings_dict`` points at."""
+    engine = settings_dict["ENGINE"]
+    if engine.endswith("sqlite3"):
+        return f"sqlite:///{Path(settings_dict['NAME']).resolve()}"
+    if engine.endswith("postgresql"):
+        user = quote(settings_dict.get("USER") or "", safe="")
+        password = quote(settings_dict.get("PASSWORD") or "", safe="")
+        credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        host = settings_dict.get("HOST") or ""
+        port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+        return f"postgres://{credentials}{host}{port}/{quote(settings_dict['NAME'], safe='')}"
+    raise RuntimeError(f"no DATABASE_URL form known for {engine}")
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """The environment for a server or worker subprocess: this run's settings, its test
+    database (pytest-django's ``test_<name>``) and this run's broker namespace."""
+    from django.conf import settings
+    from django.db import connection
+
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE=os.environ["DJANGO_SETTINGS_MODULE"],
+        DATABASE_URL=database_url(connection.settings_dict),
+        TEST_RUN_ID=settings.TEST_RUN_ID,
+        PYTHONPATH=os.pathsep.join(p for p in (str(ROOT / "platform"), str(ROOT), env.get("PYTHONPATH")) if p),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class ServiceProcess:
+    """A subprocess the suite started, with its log file."""
+
+    name: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def log(self, tail: int = 4000) -> str:
+        text = self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+        return text[-tail:]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+
+def start_process(name: str, args: list[str], env: dict[str, str], log_dir: Path) -> ServiceProcess:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log_path = log_dir / f"{name}.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return ServiceProcess(name=name, process=process, log_path=log_path)
+
+
+def wait_until(service: ServiceProcess, ready, what: str, timeout: float = STARTUP_SECONDS) -> None:
+    """Poll ``ready()`` until true; fail with the process log if it exits or times out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if service.process.poll() is not None:
+            pytest.fail(f"{service.name} exited ({service.process.returncode}) before {what}:\n{service.log()}")
+        if ready():
+            return
+        time.sleep(0.2)
+    service.stop()
+    pytest.fail(f"{service.name}: no {what} within {timeout:g} s:\n{service.log()}")
+
+
+# --------------------------------------------------------------------------- Celery worker
+
+
+@dataclass
+class CeleryWorker(ServiceProcess):
+    """A running worker; ``hostname`` is what tasks see as ``self.request.hostname``."""
+
+    hostname: str = ""
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup) -> Iterator[CeleryWorker]:
+    """A real ``celery -A config worker`` on the configured broker and the test database,
+    consuming both queues (``default`` and ``matches``)."""
+    from django.conf import settings
+
+    hostname = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+    service = start_process(
+        "celery-worker",
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--hostname", hostname,
+         "--queues", "default,matches", "--loglevel", "info", "--without-mingle", "--without-gossip"],
+        subprocess_env(),
+        Path(settings.TEST_RUN_DIR),
+    )
+    worker = CeleryWorker(name=service.name, process=service.process, log_path=service.log_path, hostname=hostname)
+    try:
+        wait_until(worker, lambda: f"{hostname} ready." in worker.log(tail=100_000), "'ready.' in its log")
+        yield worker
+    finally:
+        worker.stop()
+
+
+# --------------------------------------------------------------------------- ASGI server
+
+
+@dataclass
+class AsgiServer(ServiceProcess):
+    """A running ASGI server: ``url("/healthz")``, ``ws_url("/ws/site/")``."""
+
+    port: int = 0
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str) -> str:
+        return f"{self.origin}{path}"
+
+    def ws_url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+
+def _answers_http(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5):
+            return True
+    except urllib.error.HTTPError:
+        return True  # A 503 is still the server answering.
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup) -> Iterator[AsgiServer]:
+    """The site under uvicorn, as ``make run`` serves it, on a free port of 127.0.0.1,
+    using the test database; yielded once ``/healthz`` answers."""
+    from django.conf import settings
+
+    port = free_port()
+    service = start_process(
+        "asgi-server",
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--lifespan", "off", "--log-level", "info"],
+        subprocess_env(),
+        Path(settings.TEST_RUN_DIR),
+    )
+    server = AsgiServer(name=service.name, process=service.process, log_path=service.log_path, port=port)
+    try:
+        wait_until(server, lambda: _answers_http(server.url("/healthz")), "answer on /healthz")
+        yield server
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- browser
+
+
+@pytest.fixture
+def browser_page():
+    """A fresh page in headless Chromium (/usr/bin/chromium) driven by Playwright.
+
+    Function-scoped on purpose: Playwright's sync API runs an event loop in this thread
+    while it is open, and Django refuses database calls from a thread with a running loop.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            yield page
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def screenshot():
+    """``screenshot(page, name)``: save a full-page PNG as ``artifacts/<name>.png``
+    (gitignored) and return its path."""
+
+    def take(page, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def service_env():
+    """``service_env(**extra)``: the environment for another subprocess on this run's test
+    database and broker (see ``subprocess_env``)."""
+    return subprocess_env
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A port of 127.0.0.1 with nothing listening: a service URL there is a service down."""
+    return free_port()
