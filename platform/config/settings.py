@@ -59,6 +59,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "channels",
     "web",
+    "rest_framework.authtoken",
+    "accounts",
+    "decks",
 ]
 
 MIDDLEWARE = [
