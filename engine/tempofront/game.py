@@ -1,0 +1,114 @@
+"""TempoFront as an engine :class:`~engine.core.Game`: metadata, decks and match creation."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from engine.core import DeckError, Decklist, Game, parse_decklist
+from engine.tempofront.cards import BY_NAME, CARDS, LEADER, TYPE_TITLES
+from engine.tempofront.params import Params, default_params, make_params
+from engine.tempofront.state import TempoState
+
+DECK_DIR = Path(__file__).parent / "decks"
+
+
+def deck_problems(decklist: Decklist, params: Params | None = None) -> list[str]:
+    """T1: every problem of a decklist with canonical names, in words (empty: legal)."""
+    prm = params or make_params()
+    problems: list[str] = []
+    leader = decklist.commander
+    if not leader:
+        problems.append("no Leader: a deck needs one 'Leader: Name' line")
+    elif leader not in BY_NAME:
+        problems.append(f"unknown Leader '{leader}'")
+    elif BY_NAME[leader].type != LEADER:
+        problems.append(f"{leader} is an {TYPE_TITLES[BY_NAME[leader].type]}, not a Leader"
+                        if BY_NAME[leader].type in ("entity", "attachment")
+                        else f"{leader} is a {TYPE_TITLES[BY_NAME[leader].type]}, not a Leader")
+    for name, count in decklist.counts().items():
+        card = BY_NAME.get(name)
+        if card is None:
+            problems.append(f"unknown card '{name}'")
+            continue
+        if card.type == LEADER:
+            problems.append(f"{name} is a Leader: it goes on the 'Leader:' line, not among the {prm.deck_size} cards")
+        if count > prm.max_copies:
+            problems.append(f"{count} copies of {name}; at most {prm.max_copies} allowed")
+    size = decklist.size
+    if size != prm.deck_size:
+        problems.append(f"{size} card{'s' if size != 1 else ''}; a deck has exactly {prm.deck_size}")
+    return problems
+
+
+def _deck_name(path: Path) -> str:
+    stem = re.sub(r"^\d+-", "", path.stem)
+    return " ".join(word.capitalize() for word in stem.split("-"))
+
+
+class TempoFrontGame(Game):
+    """TempoFront: two players, a shared Timeline, three Fronts, Dominion or Integrity."""
+
+    name = "tempofront"
+    title = "TempoFront"
+    rules_version = "1"
+    min_seats = 2
+    max_seats = 2
+    commander_label = "Leader"
+    hidden_information = True
+
+    def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, Any] | None = None) -> TempoState:
+        """A new match after setup (T1): decks shuffled, Initiative flipped, hands dealt.
+
+        The setup events (coin flip, opening draws) are kept in ``state.setup_events``.
+        Raises ``DeckError`` listing every problem of every deck, ``ValueError`` for a bad
+        parameter."""
+        prm = make_params(params)
+        if len(decks) != 2:
+            raise ValueError(f"TempoFront is played by 2 players, not {len(decks)}")
+        problems = []
+        for seat, deck in enumerate(decks):
+            problems += [f"Seat {seat} ({deck.name or 'deck'}): {p}" for p in deck_problems(deck, prm)]
+        if problems:
+            raise DeckError(problems)
+        leaders = [BY_NAME[d.commander] for d in decks]  # type: ignore[index]
+        lists = [[BY_NAME[name].id for name, count in d.cards for _ in range(count)] for d in decks]
+        state, events = TempoState.new(leaders, lists, seed, params)
+        state.setup_events = events
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> TempoState:
+        return TempoState.from_json(data)
+
+    def default_params(self) -> dict[str, Any]:
+        return default_params()
+
+    def card_names(self) -> list[str]:
+        return [card.name for card in CARDS.values()]
+
+    def cards(self) -> list[dict[str, Any]]:
+        return [card.to_json() for card in CARDS.values()]
+
+    def starter_decks(self) -> dict[str, Decklist]:
+        return dict(_starter_decks())
+
+    def validate_deck(self, decklist: Decklist) -> list[str]:
+        return deck_problems(decklist)
+
+
+@lru_cache(maxsize=1)
+def _starter_decks() -> tuple[tuple[str, Decklist], ...]:
+    decks = []
+    for path in sorted(DECK_DIR.glob("*.txt")):
+        name = _deck_name(path)
+        deck = parse_decklist(path.read_text(encoding="utf-8"), "Leader", name=name)
+        problems = deck_problems(deck)
+        if problems:
+            raise DeckError([f"starter deck {path.name}: {p}" for p in problems])
+        decks.append((name, deck))
+    return tuple(decks)
+
+
+GAME = TempoFrontGame()
