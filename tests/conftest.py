@@ -99,6 +99,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(reason)
 
 
+SERVICE_FIXTURES = ("celery_worker_process", "asgi_server")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that starts a worker or server gets the test database even without asking:
+    the subprocesses must never run on the development database in var/."""
+    for item in items:
+        if item.get_closest_marker("django_db") is None and any(f in item.fixturenames for f in SERVICE_FIXTURES):
+            item.add_marker(pytest.mark.django_db(transaction=True))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove what this run left behind: ``var/test-<run id>/`` (broker folder, logs) and
     its keys in Redis (``test-<run id>:...``)."""
@@ -154,6 +165,12 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     from django.conf import settings
     from django.db import connection
 
+    test_name = connection.creation._get_test_db_name()
+    if str(connection.settings_dict["NAME"]) != str(test_name):
+        raise RuntimeError(
+            f"the test database {test_name} is not set up (the connection points at "
+            f"{connection.settings_dict['NAME']}): request the fixture from a django_db test"
+        )
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE=os.environ["DJANGO_SETTINGS_MODULE"],
