@@ -126,7 +126,7 @@ def cmd_arena(args) -> int:
 
     try:
         result = run_arena(game, specs, games=args.games, seed=args.seed, players=args.players, decks=pool,
-                           decision_seconds=args.decision_seconds, on_game=progress)
+                           decision_seconds=args.decision_seconds, matchups=args.matchups, on_game=progress)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     print(json.dumps(result.to_json()) if args.json else result.to_text())
@@ -242,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_arg(p, players=True)
     p.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. search:strong,greedy")
     p.add_argument("--decks", default="", help="deck pool (starter names or files); default: the starter decks")
+    p.add_argument("--matchups", choices=("mirror", "mixed"), default="mirror",
+                   help="mirror: every seat plays the same deck, the pool's decks in turn (default); "
+                        "mixed: every combination of decks in turn")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="one JSON object with per-bot results")

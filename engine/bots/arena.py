@@ -2,9 +2,17 @@
 
 ``run_arena`` is what ``python -m engine arena`` and the benchmarks call. Games come in
 blocks of one deal each (one seed, one deck per seat); within a block the bots rotate
-through every seat, so each bot plays the same deal from every seat. Decks rotate from
-block to block. With ``games`` a multiple of (seats x decks), every bot plays every seat
-and every deck equally often.
+through every seat, so each bot plays the same deal from every seat and with every deck
+of the deal. Decks change from block to block:
+
+- ``mirror`` (the default): every seat plays the same deck, the pool's decks in turn. This
+  measures the bots, not the decks: a bot never wins because it drew the stronger deck.
+- ``mixed``: seat ``s`` of block ``b`` plays deck ``(b + s * (b // D)) % D`` of a pool of
+  ``D``, which runs through every combination of deck offsets (mirrors included) every
+  ``D * D`` blocks.
+
+With ``games`` a multiple of seats x decks (mirror) or seats x decks x decks (mixed),
+every bot plays every seat and every deck equally often.
 
 "Win" means alone in first place; "draw" means sharing first place; anything else is a
 loss. Win rates carry a 95% Wilson score interval.
@@ -82,6 +90,7 @@ class ArenaResult:
     seed: int
     bots: list[str]
     records: dict[str, BotRecord]
+    matchups: str = "mirror"
     games: int = 0
     actions: int = 0
     seconds: float = 0.0
@@ -94,6 +103,7 @@ class ArenaResult:
             "players": self.players,
             "games": self.games,
             "seed": self.seed,
+            "matchups": self.matchups,
             "seat_bots": self.bots,
             "bots": {name: record.to_json() for name, record in self.records.items()},
             "mean_actions": round(self.actions / self.games, 1) if self.games else 0.0,
@@ -103,7 +113,7 @@ class ArenaResult:
         }
 
     def to_text(self) -> str:
-        lines = [f"{self.game}, {self.players} players, {self.games} games from seed {self.seed} "
+        lines = [f"{self.game}, {self.players} players, {self.matchups} decks, {self.games} games from seed {self.seed} "
                  f"({self.seconds:.1f} s, {self.actions / max(self.games, 1):.0f} actions per game)"]
         width = max(len(name) for name in self.records)
         for name, r in self.records.items():
@@ -118,15 +128,25 @@ class ArenaResult:
         return "\n".join(lines)
 
 
-def seating(index: int, players: int, deck_count: int) -> tuple[int, list[int], list[int]]:
+MATCHUPS = ("mirror", "mixed")
+
+
+def seating(index: int, players: int, deck_count: int, matchups: str = "mirror") -> tuple[
+        int, list[int], list[int]]:
     """For game ``index``: (block, entry at each seat, deck index at each seat).
 
     Entry ``e`` is the e-th bot of the arena's list. Within a block (one deal) entries
-    rotate through the seats; the decks stay with the seats and shift by one per block.
+    rotate through the seats while the decks stay with the seats (see the module docstring).
     """
     block, turn = divmod(index, players)
     entries = [(seat + turn) % players for seat in range(players)]
-    decks = [(seat + block) % deck_count for seat in range(players)]
+    if matchups == "mirror":
+        decks = [block % deck_count] * players
+    elif matchups == "mixed":
+        step = block // deck_count
+        decks = [(block + seat * step) % deck_count for seat in range(players)]
+    else:
+        raise ValueError(f"matchups must be one of {', '.join(MATCHUPS)}, not {matchups!r}")
     return block, entries, decks
 
 
@@ -140,14 +160,16 @@ def run_arena(
     decks: Sequence[Decklist] | None = None,
     params: Mapping[str, Any] | None = None,
     decision_seconds: float | None = None,
+    matchups: str = "mirror",
     on_game: Callable[[int, MatchResult], None] | None = None,
 ) -> ArenaResult:
     """Play ``games`` matches of ``game`` between the bot specs ``bots`` and tally results.
 
     ``players`` defaults to the number of bots; when it is larger the list is repeated
     (``["search:strong", "greedy"]`` for 4 players is search, greedy, search, greedy).
-    ``decks`` defaults to the game's starter decks. ``on_game(index, result)`` is called
-    after every match (progress reporting).
+    ``decks`` defaults to the game's starter decks; ``matchups`` is "mirror" or "mixed"
+    (see the module docstring). ``on_game(index, result)`` is called after every match
+    (progress reporting).
     """
     players = players or len(bots)
     if not game.min_seats <= players <= game.max_seats:
@@ -156,15 +178,17 @@ def run_arena(
         raise ValueError(f"{len(bots)} bots given for {players} players")
     if games < 1:
         raise ValueError("an arena needs at least one game")
+    if matchups not in MATCHUPS:
+        raise ValueError(f"matchups must be one of {', '.join(MATCHUPS)}, not {matchups!r}")
     entries = [bots[i % len(bots)] for i in range(players)]
     instances = [make_bot(spec) for spec in entries]
     names = [bot.name for bot in instances]
     deck_pool = list(decks) if decks else list(game.starter_decks().values())
     records = {name: BotRecord(name) for name in dict.fromkeys(names)}
-    result = ArenaResult(game=game.name, players=players, seed=seed, bots=names, records=records)
+    result = ArenaResult(game=game.name, players=players, seed=seed, bots=names, records=records, matchups=matchups)
     started = time.perf_counter()
     for index in range(games):
-        block, seat_entries, seat_decks = seating(index, players, len(deck_pool))
+        block, seat_entries, seat_decks = seating(index, players, len(deck_pool), matchups)
         match = play_match(
             game,
             [deck_pool[d] for d in seat_decks],

@@ -20,6 +20,12 @@ Pool plus what is likely to reach it, each term weighted by how sure it is:
 A card's estimated worth is its printed CQ plus a bonus per ability, from the kind of
 effect, its amount and whether it helps its owner or hurts the opponents (:func:`worth`).
 
+Before scoring, the position is settled: the current Skirmish is played out with a fast
+default policy (:meth:`ConquestEvaluator.policy`: keep the opening hand, hold the Celestial,
+place the unit of highest estimated worth at each Location, never respond), so that face-down
+units are revealed and their On Reveal abilities resolved against what is really there,
+and at the end of a Battle the CQ is really added to the Pool.
+
 The evaluation reads the state's public structure and, in a determinized sample, the
 sampled hidden cards: it never sees more than the sample holds.
 """
@@ -27,16 +33,19 @@ sampled hidden cards: it never sees more than the sample holds.
 from __future__ import annotations
 
 from engine.conquest.cards import CardDef
-from engine.conquest.pool import POOL
+from engine.conquest.pool import BY_ID, POOL
 from engine.conquest.state import (
     CELESTIAL,
     IS_FRAGMENT,
     IS_LIGHTSPEED,
     IS_UNIT,
+    KEEP_ACTION,
     MULLIGAN,
+    PASS_ACTION,
     PLACEMENT,
     ConquestState,
 )
+from engine.core import Action
 
 BOARD = 1.0
 HIDDEN = 0.85
@@ -134,6 +143,25 @@ class ConquestEvaluator:
     """Per-seat scores in Conquest points; see the module docstring for the terms."""
 
     scale = 4.0
+
+    def horizon(self, state: ConquestState) -> tuple[int, int]:
+        """Settling plays out the current Skirmish (of the current Battle)."""
+        return (state.battle, state.skirmish)
+
+    def policy(self, state: ConquestState, seat: int, legal: list[Action]) -> Action:
+        """Keep, hold the Celestial, place the best unit, pass: fast and deterministic."""
+        phase = state.phase
+        if phase == PLACEMENT:
+            best = legal[0]
+            best_worth = 0.0
+            for action in legal[1:]:
+                value = WORTH[BY_ID[action.params[0][1]].index]
+                if value > best_worth:
+                    best, best_worth = action, value
+            return best
+        if phase == MULLIGAN:
+            return KEEP_ACTION
+        return PASS_ACTION if PASS_ACTION in legal else legal[0]
 
     def scores(self, state: ConquestState) -> list[float]:
         table = state.cq_table()

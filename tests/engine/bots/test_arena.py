@@ -21,12 +21,13 @@ def test_wilson_interval_matches_known_values():
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+@pytest.mark.parametrize("matchups,cycle", [("mirror", 1), ("mixed", None)])
 @pytest.mark.parametrize("players,decks", [(2, 2), (2, 3), (3, 2), (4, 4)])
-def test_every_bot_plays_every_seat_and_every_deck_equally_often(players, decks):
-    games = players * decks * players
+def test_every_bot_plays_every_seat_and_every_deck_equally_often(players, decks, matchups, cycle):
+    games = players * decks * (cycle or decks)
     seat_counts, deck_counts = Counter(), Counter()
     for index in range(games):
-        _, entries, seat_decks = seating(index, players, decks)
+        _, entries, seat_decks = seating(index, players, decks, matchups)
         assert sorted(entries) == list(range(players))
         for seat, entry in enumerate(entries):
             seat_counts[entry, seat] += 1
@@ -35,12 +36,17 @@ def test_every_bot_plays_every_seat_and_every_deck_equally_often(players, decks)
     assert len(set(deck_counts.values())) == 1 and len(deck_counts) == players * decks
 
 
-def test_one_deal_is_replayed_with_the_bots_rotated():
-    for index in range(4):
-        block, entries, decks = seating(index, 2, 2)
+def test_mirror_matchups_give_every_seat_the_same_deck_in_turn():
+    for index in range(8):
+        block, entries, decks = seating(index, 2, 4, "mirror")
         assert block == index // 2
         assert entries == ([0, 1] if index % 2 == 0 else [1, 0])
-        assert decks == [block % 2, (block + 1) % 2]
+        assert decks == [block % 4] * 2
+
+
+def test_mixed_matchups_cover_every_pair_of_decks():
+    pairs = {tuple(seating(index, 2, 3, "mixed")[2]) for index in range(2 * 9)}
+    assert pairs == {(a, b) for a in range(3) for b in range(3)}
 
 
 def test_arena_tallies_every_seat_of_every_game():
@@ -66,6 +72,8 @@ def test_multiplayer_arena_counts_a_win_only_alone_in_first_place():
 
 
 def test_arena_refuses_bad_requests():
+    with pytest.raises(ValueError, match="matchups"):
+        run_arena(toy.GAME, ["random", "random"], games=1, matchups="swiss")
     with pytest.raises(ValueError, match="2 to 4 players"):
         run_arena(toy.GAME, ["random"] * 5, games=1)
     with pytest.raises(ValueError, match="unknown bot"):
@@ -94,10 +102,10 @@ def test_cli_arena_json_has_per_bot_results(toy_registry, capsys):
 
 def test_cli_arena_text_with_players_repeats_the_bot_list(toy_registry, capsys):
     status = cli.main(["arena", "--game", "lanterns", "--bots", "greedy,random", "--players", "4",
-                       "--games", "4", "--quiet"])
+                       "--games", "4", "--matchups", "mixed", "--quiet"])
     assert status == 0
     out = capsys.readouterr().out
-    assert "4 players" in out and "95% CI" in out
+    assert "4 players, mixed decks" in out and "95% CI" in out
 
 
 def test_cli_arena_unknown_bot_is_a_clear_error(toy_registry, capsys):
