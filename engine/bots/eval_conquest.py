@@ -32,6 +32,7 @@ sampled hidden cards: it never sees more than the sample holds.
 
 from __future__ import annotations
 
+from engine.bots.evaluation import play_out
 from engine.conquest.cards import CardDef
 from engine.conquest.pool import BY_ID, POOL
 from engine.conquest.state import (
@@ -144,9 +145,10 @@ class ConquestEvaluator:
 
     scale = 4.0
 
-    def horizon(self, state: ConquestState) -> tuple[int, int]:
-        """Settling plays out the current Skirmish (of the current Battle)."""
-        return (state.battle, state.skirmish)
+    def settle(self, state: ConquestState) -> ConquestState:
+        """Play out the current Skirmish (of the current Battle) with :meth:`policy`."""
+        mark = (state.battle, state.skirmish)
+        return play_out(state, self.policy, lambda s: (s.battle, s.skirmish) == mark)
 
     def policy(self, state: ConquestState, seat: int, legal: list[Action]) -> Action:
         """Keep, hold the Celestial, place the best unit, pass: fast and deterministic."""

@@ -10,12 +10,12 @@ in [0, 1] per seat, the same scale as the rewards of finished matches:
   ``sigmoid((score[seat] - score[opponent]) / scale)``: the expected share of opponents it
   will finish ahead of, which is what the normalised rank counts.
 
-An evaluator may also settle a position before scoring it: with a ``policy`` (a fast
-rule-of-thumb choice for any seat) and a ``horizon`` (a marker of the current stage of
-play, such as the Skirmish), :func:`settle` plays the state forward with that policy until
-the stage ends, so that what is pending (face-down units, a Cycle's scoring) is resolved
-before the static score is read. Chance inside the settling comes from the state's own
-random stream, which a determinized sample has already resampled.
+An evaluator may also *settle* a position before scoring it (a ``settle(state)`` method):
+play it forward in place with a fast rule-of-thumb policy until what is pending (a declared
+action waiting in a response window, face-down units not yet revealed) has resolved, so
+that the score sees the effect of a decision and not only its cost. :func:`play_out` is
+the loop. Chance inside the settling comes from the state's own random stream, which a
+determinized sample has already resampled.
 
 Evaluators are registered per game name and imported on first use, like the games.
 """
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any, Hashable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from engine.core import Action, Outcome, State
 
@@ -40,16 +40,6 @@ class Evaluator(Protocol):
 
     def scores(self, state: State) -> list[float]:
         """A heuristic score per seat of an unfinished state: higher is better."""
-
-
-class SettlingEvaluator(Evaluator, Protocol):
-    """An evaluator that also knows how to play a stage of the game out quickly."""
-
-    def horizon(self, state: State) -> Hashable:
-        """A marker of the stage of play; settling stops when it changes."""
-
-    def policy(self, state: State, seat: int, legal: list[Action]) -> Action:
-        """A fast, deterministic choice among ``legal`` for ``seat``."""
 
 
 class NeutralEvaluator:
@@ -122,32 +112,35 @@ def score_values(scores: Sequence[float], scale: float) -> list[float]:
     return values
 
 
-def settle(state: State, evaluator: Any) -> State:
-    """Play ``state`` forward in place with the evaluator's policy to the end of its stage.
+def play_out(
+    state: State,
+    policy: Callable[[State, int, list[Action]], Action],
+    keep_going: Callable[[State], bool],
+    limit: int = SETTLE_LIMIT,
+) -> State:
+    """Play ``state`` forward in place with ``policy`` while ``keep_going(state)`` holds.
 
-    Does nothing for an evaluator without ``policy`` and ``horizon``. Returns ``state``.
+    Every seat in ``to_act()`` acts in turn, as in the match runner. Stops when the match
+    ends or after ``limit`` rounds. Returns ``state``.
     """
-    policy = getattr(evaluator, "policy", None)
-    if policy is None:
-        return state
-    horizon = evaluator.horizon
-    mark = horizon(state)
-    steps = 0
-    while state.outcome is None and steps < SETTLE_LIMIT and horizon(state) == mark:
+    rounds = 0
+    while state.outcome is None and rounds < limit and keep_going(state):
         for seat in state.to_act():
             if state.outcome is not None:
                 break
             state.apply(seat, policy(state, seat, state.legal_actions(seat)))
-        steps += 1
+        rounds += 1
     return state
 
 
 def state_values(state: State, evaluator: Evaluator) -> list[float]:
     """Per-seat values of a state: the outcome's when finished, else the evaluation's.
 
-    The state is first settled (see :func:`settle`), in place: pass a copy you can spare.
+    The state is first settled by the evaluator, in place: pass a copy you can spare.
     """
-    settle(state, evaluator)
+    settle = getattr(evaluator, "settle", None)
+    if settle is not None:
+        settle(state)
     outcome = state.outcome
     if outcome is not None:
         return outcome_values(outcome)
