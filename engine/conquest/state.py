@@ -480,9 +480,9 @@ class ConquestState:
             placed_numbers.append(self.locations[loc_index].number)
         self.picks[seat] = []
         self.submitted[seat] = True
-        where = ", ".join(map(str, placed_numbers)) if placed_numbers else "no Location"
-        events.append(Event("placed", f"Seat {seat} placed {len(placed_numbers)} face-down "
-                            f"card{'' if len(placed_numbers) == 1 else 's'} ({where})",
+        n = len(placed_numbers)
+        where = f" (Location{'' if n == 1 else 's'} {', '.join(map(str, placed_numbers))})" if n else ""
+        events.append(Event("placed", f"Seat {seat} placed {n} face-down card{'' if n == 1 else 's'}{where}",
                             {"seat": seat, "locations": placed_numbers}))
 
     def _deploy_step(self, events: list[Event]) -> bool:
