@@ -74,7 +74,7 @@ async def check_channel_layer() -> str:
         message = await asyncio.wait_for(layer.receive(channel), TIMEOUT_SECONDS)
         if message.get("token") != token:
             return "error: the channel layer returned another message"
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return f"error: no answer within {TIMEOUT_SECONDS:g} s"
     except Exception as exc:
         return _error(exc)
