@@ -53,6 +53,13 @@ def test_C11_four_tied_players():
     assert [len(r["reveals"]) for r in result["rounds"]] == [4, 3, 2]
 
 
+def test_R_twos_1_only_units_print_a_cq():
+    """R-Twos-1: two Lightspeed cards, or two Fragments, share no printed CQ: no match."""
+    result = match_the_twos({0: ["Black Energy Fragment"] * 2 + ["Hush"] * 2, 1: ["Vanguard Drone"] * 4}, Rng(1))
+    assert result["rounds"][0]["reveals"][0]["matched_cq"] is None
+    assert result["order"] == [1, 0]
+
+
 def test_C11_none_match_reveal_again():
     """C11: "if none match, reveal again" - a real deck needs a few rounds, every one recorded."""
     deck = GAME.starter_decks()["Void Choir"]
@@ -93,9 +100,9 @@ def test_C11_a_tie_for_a_lower_place_is_broken_too():
     assert "Seat 2 reveals Recruit of the Line and Recruit of the Line (a match at CQ 1)" in texts[1]
 
 
-def test_C11_the_stream_comes_from_the_match_seed_alone():
-    """C11: "deterministic from the seed": the same seed and seats give the same piles, whatever the
-    order of the card lists; another seed gives others."""
+def test_C11_and_R_twos_3_the_stream_comes_from_the_match_seed_alone():
+    """C11: "deterministic from the seed"; R-Twos-3: the same seed and seats give the same piles,
+    whatever the order of the card lists; another seed gives others."""
     deck = GAME.starter_decks()["Plague Engine"]
     names = [n for n, k in deck.cards for _ in range(k)]
     a = match_the_twos({0: names, 2: names}, tiebreak_rng(77, [0, 2]))

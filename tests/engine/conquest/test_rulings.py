@@ -278,14 +278,15 @@ def test_C7_a_muted_unit_loses_ongoing_end_of_battle_and_when_destroyed_abilitie
     assert muted.locations[1].slots[1] is not None  # Volatile Reactor would have destroyed it
 
 
-def test_C7_a_muted_unit_keeps_its_cq():
+def test_R_muted_cq_a_muted_unit_keeps_its_cq():
     """R-Muted-CQ: muting removes abilities, not CQ: a muted unit still scores its CQ."""
     state = position(phase="end_of_battle", face_up={0: {1: {"name": "Shieldbearer", "muted": True}}})
     assert state.players[0].conquest == 4
 
 
-def test_C7_plagued_counts_minus_one_at_scoring_only():
-    """C7: Plagued counts -1 CQ at scoring whatever its printed CQ (its CQ still counts for effects)."""
+def test_C7_and_R_cq_plagued_counts_minus_one_at_scoring_only():
+    """C7: Plagued counts -1 CQ at scoring whatever its printed CQ; R-CQ: its current CQ is unchanged
+    for effects that read CQ."""
     state = position(hands={1: ["Contagion Burst", STOPPER]}, face_down={0: {1: "Shieldbearer"}})
     respond(state, 1, "Contagion Burst")
     unit = state.locations[0].slots[0]
@@ -454,3 +455,22 @@ def test_R_discard_at_random_is_public():
     discards = kinds(events, "discard")
     assert len(discards) == 1 and discards[0].private_to is None
     assert len(state.players[1].hand) == 1
+
+
+def test_R_open_decklists_every_seat_sees_every_decklist_but_not_where_the_cards_are():
+    """R-Open-Decklists: views list every seat's 40-card list; hands and decks stay hidden."""
+    state = GAME.new_match(starters(3), seed=6)
+    for seat in (0, 1, 2, None):
+        view = state.view(seat)
+        for other, entry in enumerate(view["players"]):
+            assert sum(n for _, n in entry["decklist"]) == 40
+            assert "hand" not in entry and entry["hand_count"] == 7
+
+
+def test_R_celestial_skip_a_spent_celestial_is_not_asked_for():
+    """R-Celestial-Skip: in a Celestial phase only seats whose Celestial is unspent are asked."""
+    state = position(seats=3, phase="celestial", celestials_played=[0, 2],
+                     celestials={1: "The Quiet Sun"}, hands={s: [STOPPER] for s in range(3)})
+    assert state.to_act() == (1,)
+    pass_(state, 1)
+    assert state.phase == "placement"
