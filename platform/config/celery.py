@@ -23,6 +23,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 #: How often beat asks a worker to record the site heartbeat, in seconds.
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
+#: How often beat runs the matches sweeper (re-queues matches whose worker died), in seconds.
+MATCHES_SWEEP_SECONDS = float(os.environ.get("MATCHES_SWEEP_SECONDS", "30"))
 
 app = Celery("cardplatform")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -48,6 +50,11 @@ app.conf.update(
             # A heartbeat nobody ran within a few periods is stale: drop it rather than
             # let them pile up while no worker runs.
             "options": {"expires": 3 * HEARTBEAT_SECONDS},
+        },
+        "matches-sweep": {
+            "task": "matches.sweep",
+            "schedule": MATCHES_SWEEP_SECONDS,
+            "options": {"expires": MATCHES_SWEEP_SECONDS},
         },
     },
 )

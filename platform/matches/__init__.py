@@ -1,0 +1,1 @@
+"""Matches: challenges played by bots on Celery workers, live status, replays and the viewer."""

@@ -1,0 +1,156 @@
+"""REST API of matches: challenges, match status and replays.
+
+- ``GET /api/matches/``: matches, newest first, paginated; filters ``deck`` (id),
+  ``player`` (username), ``game``, ``status``.
+- ``POST /api/matches/`` ``{"decks": [ids], "best_of": 1|3|5}``: a challenge of the decks'
+  latest versions, the challenger's own deck among them; answers 201 with the match.
+- ``GET /api/matches/<id>/``: status, best_of, entries, progress, and when done the
+  winner, result and games.
+- ``GET /api/matches/<id>/replay/?game=N``: the replay of game N (default 1) with the
+  frames the engine reconstructs from its log; verified by the engine the first time.
+
+Errors use the project's one shape (config/api.py).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.utils.decorators import method_decorator
+from django.views.decorators.gzip import gzip_page
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, generics, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import ErrorSerializer, error_body
+from decks.models import Deck
+from matches.models import Match, MatchGame
+from matches.permissions import can_challenge, can_challenge_with, can_view_match
+from matches.selectors import match_game_get, match_get, match_list, match_replay_json
+from matches.serializers import ChallengeSerializer, MatchDetailSerializer, MatchSerializer
+from matches.services import match_challenge, match_game_verify
+
+FILTERS = [
+    OpenApiParameter("deck", OpenApiTypes.INT, description="Only matches in which this deck played"),
+    OpenApiParameter("player", OpenApiTypes.STR, description="Only matches of this username's decks"),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=Match.Game.values),
+    OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values),
+]
+
+
+def list_filters(params) -> dict:
+    """The list filters of a query string, checked; ``ValidationError`` names a bad one."""
+    errors: dict[str, list[str]] = {}
+    out: dict = {}
+    deck = params.get("deck", "").strip()
+    if deck:
+        if deck.isdigit():
+            out["deck"] = int(deck)
+        else:
+            errors["deck"] = [f"deck must be a deck id (a number), not '{deck}'"]
+    if params.get("player", "").strip():
+        out["player"] = params["player"].strip()
+    for name, choices in (("game", Match.Game.values), ("status", Match.Status.values)):
+        value = params.get(name, "").strip()
+        if value:
+            if value in choices:
+                out[name] = value
+            else:
+                errors[name] = [f"{name} must be one of {', '.join(choices)}, not '{value}'"]
+    if errors:
+        raise ValidationError(errors)
+    return out
+
+
+def get_visible_match(request: Request, match_id: int) -> Match:
+    try:
+        match = match_get(match_id=match_id)
+    except Match.DoesNotExist:
+        raise exceptions.NotFound(f"There is no match {match_id}.") from None
+    if not can_view_match(request.user, match):
+        raise exceptions.PermissionDenied("You may not see this match.")
+    return match
+
+
+class MatchListCreate(generics.GenericAPIView):
+    """List matches, or challenge: create a match of decks (their latest versions)."""
+
+    serializer_class = MatchSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        return match_list(**list_filters(self.request.query_params))
+
+    @extend_schema(parameters=FILTERS, responses={200: MatchSerializer(many=True), 400: ErrorSerializer})
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(MatchSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=ChallengeSerializer,
+        responses={201: MatchDetailSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
+                   413: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        if not can_challenge(request.user):
+            raise exceptions.NotAuthenticated()
+        body = ChallengeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        ids = body.validated_data["decks"]
+        decks = {deck.pk: deck for deck in Deck.objects.select_related("owner").filter(pk__in=ids)}
+        unknown = [str(i) for i in ids if i not in decks]
+        if unknown:
+            raise ValidationError({"decks": [f"no deck with id {', '.join(unknown)}"]})
+        chosen = [decks[i] for i in ids]
+        if not can_challenge_with(request.user, chosen):
+            raise exceptions.PermissionDenied("A challenge must include one of your own decks.")
+        versions = []
+        for deck in chosen:
+            version = deck.latest_version
+            if version is None:
+                raise ValidationError({"decks": [f"deck '{deck.name}' has no version to play"]})
+            versions.append(version)
+        match = match_challenge(
+            created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
+            params=body.validated_data.get("params"),
+        )
+        return Response(MatchDetailSerializer(match_get(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetail(APIView):
+    """One match: status, best_of, entries, progress; when done, winner, result and games."""
+
+    @extend_schema(responses={200: MatchDetailSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(MatchDetailSerializer(get_visible_match(request, match_id)).data)
+
+
+@method_decorator(gzip_page, name="dispatch")
+class MatchReplay(APIView):
+    """The replay of one game, verified by the engine, with frames for the viewer."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", OpenApiTypes.INT, description="Game number, 1 for the first (default)")],
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match = get_visible_match(request, match_id)
+        raw = request.query_params.get("game", "1").strip()
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValidationError({"game": [f"game must be a game number (1, 2, ...), not '{raw}'"]})
+        try:
+            game = match_game_get(match=match, number=int(raw))
+        except MatchGame.DoesNotExist:
+            played = match.games.count()
+            raise exceptions.NotFound(
+                f"Match {match.pk} has no game {raw} yet ({played} game{'s' if played != 1 else ''} played)."
+            ) from None
+        problems = match_game_verify(game=game)
+        if problems:
+            message = f"The replay of game {game.number} does not reproduce with this engine: {problems[0]}"
+            return Response(error_body(code="replay_mismatch", message=message, fields={"replay": problems}),
+                            status=status.HTTP_409_CONFLICT)
+        return Response(match_replay_json(match=match, game=game, all_seats=match.is_finished))

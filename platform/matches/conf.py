@@ -1,0 +1,48 @@
+"""Tunable numbers of match playing, read from Django settings or the environment.
+
+Each is read when it is used, so a test can change it with pytest-django's ``settings``
+fixture, and a worker started with ``MATCHES_LEASE_SECONDS=2`` in its environment plays
+with that lease:
+
+- ``MATCHES_LEASE_SECONDS`` (default 60): how long a worker's claim on a match holds
+  without renewal. The worker renews it several times per lease while it plays; a
+  worker that dies stops renewing, and the sweeper re-queues the match once it expires.
+- ``MATCHES_MAX_ATTEMPTS`` (default 3): how many times a match may be started before the
+  sweeper gives up on it as failed.
+- ``MATCHES_DECISION_SECONDS`` (default: none): a bot whose one decision takes longer
+  forfeits its game.
+- ``MATCHES_SWEEP_SECONDS`` (default 30, read by config/celery.py for the beat schedule):
+  how often beat runs the sweeper.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.conf import settings
+
+
+def _number(name: str, default: float | None) -> float | None:
+    value = getattr(settings, name, None)
+    if value is None:
+        raw = os.environ.get(name, "").strip()
+        value = float(raw) if raw else default
+    return None if value is None else float(value)
+
+
+def lease_seconds() -> float:
+    return _number("MATCHES_LEASE_SECONDS", 60.0) or 60.0
+
+
+def renew_every_seconds() -> float:
+    """Renew the lease three times per lease period, so that one slow write cannot lose it."""
+    return lease_seconds() / 3
+
+
+def max_attempts() -> int:
+    return max(1, int(_number("MATCHES_MAX_ATTEMPTS", 3.0) or 3))
+
+
+def decision_seconds() -> float | None:
+    return _number("MATCHES_DECISION_SECONDS", None)
+

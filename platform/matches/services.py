@@ -1,0 +1,512 @@
+"""Writes of the matches app: challenges, claims and leases, games, tiebreaks, the sweeper.
+
+The lifecycle (docs/matches.md has the whole story):
+
+- :func:`match_challenge` creates a queued match and, on commit, enqueues
+  ``matches.run_match`` on the ``matches`` queue.
+- A worker's :func:`match_claim` turns it running under a *lease* (``lease_owner``,
+  ``lease_expires``) that the worker renews while it plays (:func:`match_renew_lease`).
+- Each finished game is written with its replay and bot errors by
+  :func:`match_record_game`; the last one, with the match's result, by
+  :func:`match_complete`, in one transaction. Both refuse to write for a worker whose lease
+  is gone (:class:`LeaseLost`), so a worker that was presumed dead can never write twice.
+- A Conquest game that ends tied waits for ``matches.run_tiebreak``: the match's lease is
+  handed to the tiebreak (``lease_owner = "tiebreak:<game id>"``) and
+  :func:`match_tiebreak_resolve` applies Match the Twos, then completes the match or hands
+  it back to ``run_match`` for the next game.
+- :func:`match_sweep_expired` (run by beat) re-queues matches whose lease expired and
+  gives up on them as failed after ``MATCHES_MAX_ATTEMPTS`` starts.
+
+Every function that changes a match locks its row (``select_for_update``) for the whole
+transaction; enqueues and broadcasts happen only after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from decks.models import DeckVersion
+from engine import games as engine_games
+from engine.core import DeckError, Outcome, Replay
+from matches import conf
+from matches.models import Match, MatchGame, MatchSeat
+from matches.scoring import entry_places, standing
+
+logger = logging.getLogger(__name__)
+
+RUN_MATCH = "matches.run_match"
+RUN_TIEBREAK = "matches.run_tiebreak"
+SWEEP = "matches.sweep"
+TIEBREAK_LEASE_PREFIX = "tiebreak:"
+#: Parameters the platform sets itself; a challenge may not choose them.
+RESERVED_PARAMS = ("tiebreak",)
+#: Longest error text kept on a failed match.
+ERROR_MAX_CHARS = 4000
+
+
+class LeaseLost(Exception):
+    """The caller no longer holds the match's lease: another worker (or the sweeper) took it."""
+
+
+@dataclass
+class PlayedGame:
+    """A game a worker has played and not yet written."""
+
+    number: int
+    seat_order: list[int]
+    outcome: Outcome
+    replay: Replay
+    bot_errors: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def needs_tiebreak(self) -> bool:
+        return bool(self.outcome.detail.get("tiebreak_pending"))
+
+
+def group_name(match_id: int) -> str:
+    """The channel-layer group of one match's live status."""
+    return f"match.{match_id}"
+
+
+# --------------------------------------------------------------------------- challenge
+
+
+def match_challenge(
+    *,
+    created_by: AbstractBaseUser | None,
+    deck_versions: Sequence[DeckVersion],
+    best_of: int,
+    params: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+) -> Match:
+    """Create a queued match of ``deck_versions`` (entry 0 first) and enqueue it on commit.
+
+    Validates everything at once and raises ``ValidationError`` whose ``message_dict`` has
+    ``decks``, ``best_of`` and ``params`` messages: every deck for the same game, a seat
+    count the game allows (TempoFront 2, Conquest 2 to 4), no archived deck, ``best_of``
+    1, 3 or 5, and parameters and decks the engine accepts. ``seed`` defaults to a random
+    one. Each entry is played by the pilot of its deck version.
+    """
+    errors: dict[str, list[str]] = {}
+    versions = list(deck_versions)
+    game_names = sorted({v.deck.game for v in versions})
+    if not versions:
+        errors.setdefault("decks", []).append("a challenge needs decks: two for TempoFront, two to four for Conquest")
+    elif len(game_names) > 1:
+        listed = ", ".join(f"{v.deck.name} ({v.deck.get_game_display()})" for v in versions)
+        errors.setdefault("decks", []).append(f"every deck must be for the same game, but these are not: {listed}")
+    for version in versions:
+        if version.deck.archived:
+            errors.setdefault("decks", []).append(f"deck '{version.deck.name}' was deleted and cannot play")
+    engine_game = None
+    if len(game_names) == 1:
+        try:
+            engine_game = engine_games[game_names[0]]
+        except (KeyError, AttributeError, ImportError):
+            errors.setdefault("decks", []).append(f"the game {game_names[0]} cannot be played yet")
+    if engine_game is not None and not engine_game.min_seats <= len(versions) <= engine_game.max_seats:
+        seats = (f"{engine_game.min_seats}" if engine_game.min_seats == engine_game.max_seats
+                 else f"{engine_game.min_seats} to {engine_game.max_seats}")
+        errors.setdefault("decks", []).append(
+            f"{engine_game.title} is played by {seats} decks, not {len(versions)}")
+    if isinstance(best_of, bool) or best_of not in (1, 3, 5):
+        errors["best_of"] = [f"best_of must be 1, 3 or 5, not {best_of!r}"]
+    clean_params: dict[str, Any] = {}
+    if params is not None and not isinstance(params, Mapping):
+        errors["params"] = ["params must be an object of rules parameter names and values"]
+    elif params:
+        clean_params = dict(params)
+        for name in RESERVED_PARAMS:
+            if name in clean_params:
+                errors.setdefault("params", []).append(f"'{name}' is set by the platform and cannot be chosen")
+    if seed is None:
+        seed = secrets.randbits(62)
+    if engine_game is not None and "decks" not in errors and "params" not in errors:
+        # Setting up the first game checks the parameters and every deck with the engine's
+        # own rules, exactly as the worker will.
+        try:
+            engine_game.new_match([v.to_engine() for v in versions], seed, clean_params)
+        except DeckError as exc:
+            errors.setdefault("decks", []).extend(exc.problems)
+        except ValueError as exc:
+            errors.setdefault("params", []).append(str(exc))
+    if errors:
+        raise ValidationError(errors)
+
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game_names[0], best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
+        )
+        MatchSeat.objects.bulk_create(
+            [MatchSeat(match=match, seat=i, deck_version=v, pilot=v.pilot) for i, v in enumerate(versions)]
+        )
+        match_id = match.pk
+        transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id))
+    return match
+
+
+# --------------------------------------------------------------------------- claim and lease
+
+
+def match_claim(*, match_id: int, worker: str) -> Match | None:
+    """Take match ``match_id`` for ``worker`` under a fresh lease; None if it is not free.
+
+    Locks the match row. A queued match becomes running (one more attempt); a running
+    match may be taken only when its lease has expired (one more attempt) or was released
+    after a tiebreak (the same attempt goes on). A done or failed match, or one whose lease
+    someone else still holds, is never taken: a completed match is never played twice.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.is_finished:
+            return None
+        if match.status == Match.Status.RUNNING and match.lease_owner and match.lease_expires > now:
+            return None
+        if match.status == Match.Status.QUEUED or match.lease_owner:
+            if match.attempts >= conf.max_attempts():
+                _fail(match, now, _gave_up_message(match))
+                return None
+            match.attempts += 1
+        match.status = Match.Status.RUNNING
+        match.started = match.started or now
+        match.lease_owner = worker
+        match.lease_expires = now + timedelta(seconds=conf.lease_seconds())
+        match.save(update_fields=["status", "started", "lease_owner", "lease_expires", "attempts"])
+        transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+    return match
+
+
+def match_renew_lease(*, match_id: int, worker: str, game: int | None = None, actions: int | None = None) -> None:
+    """Extend ``worker``'s lease; raises :class:`LeaseLost` when it no longer holds it.
+
+    One conditional UPDATE, so it never waits for a lock another transaction holds for
+    long. With ``game`` and ``actions`` it also broadcasts how far the current game is.
+    """
+    expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
+    updated = Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, lease_owner=worker).update(
+        lease_expires=expires
+    )
+    if not updated:
+        raise LeaseLost(f"match {match_id}: {worker} no longer holds the lease")
+    if game is not None:
+        _group_send(match_id, {"type": "match.progress", "match_id": match_id, "game": game, "actions": actions})
+
+
+def _locked_for(match_id: int, worker: str) -> Match:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.RUNNING or match.lease_owner != worker:
+        raise LeaseLost(f"match {match_id}: {worker} no longer holds the lease (now {match.status}, "
+                        f"held by {match.lease_owner or 'nobody'})")
+    return match
+
+
+# --------------------------------------------------------------------------- games and results
+
+
+def _write_game(match: Match, played: PlayedGame) -> MatchGame:
+    order = list(played.seat_order)
+    outcome = played.outcome.to_json()
+    outcome["entry_places"] = entry_places(played.outcome.places, order)
+    return MatchGame.objects.create(
+        match=match,
+        number=played.number,
+        seat_order=order,
+        outcome=outcome,
+        replay=MatchGame.compress(played.replay),
+        actions=len(played.replay.actions),
+        bot_errors=list(played.bot_errors),
+        tiebreak=MatchGame.Tiebreak.PENDING if played.needs_tiebreak else MatchGame.Tiebreak.NONE,
+    )
+
+
+def match_record_game(*, match_id: int, worker: str, game: PlayedGame) -> MatchGame:
+    """Write one finished game (its replay and bot errors) and count it in ``progress``.
+
+    Locks the match row and checks that ``worker`` still holds the lease (else
+    :class:`LeaseLost`, nothing written). A game already written under the same number is
+    returned as it is. A game left tied for Match the Twos hands the match's lease to the
+    tiebreak and enqueues ``matches.run_tiebreak`` on commit; otherwise the lease is renewed.
+    """
+    with transaction.atomic():
+        match = _locked_for(match_id, worker)
+        existing = match.games.filter(number=game.number).first()
+        if existing is not None:
+            return existing
+        row = _write_game(match, game)
+        match.progress = match.games.count()
+        now = timezone.now()
+        if row.tiebreak == MatchGame.Tiebreak.PENDING:
+            match.lease_owner = f"{TIEBREAK_LEASE_PREFIX}{row.pk}"
+            game_id = row.pk
+            transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id))
+        match.lease_expires = now + timedelta(seconds=conf.lease_seconds())
+        match.save(update_fields=["progress", "lease_owner", "lease_expires"])
+        transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+    return row
+
+
+def match_await_tiebreak(*, match_id: int, worker: str, game_id: int) -> None:
+    """Hand the match's lease to the pending tiebreak of game ``game_id`` and enqueue it.
+
+    Used when a worker takes over a match whose tiebreak task was lost. Locks the match.
+    """
+    with transaction.atomic():
+        match = _locked_for(match_id, worker)
+        match.lease_owner = f"{TIEBREAK_LEASE_PREFIX}{game_id}"
+        match.lease_expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
+        match.save(update_fields=["lease_owner", "lease_expires"])
+        transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id))
+
+
+def match_complete(*, match_id: int, worker: str, games: Sequence[PlayedGame] = ()) -> Match:
+    """Write the last ``games`` and the match's result, in one transaction.
+
+    Locks the match row and checks the lease (else :class:`LeaseLost`, nothing written).
+    Every game, with its outcome, replay and bot errors, and the result (``winner_seat``,
+    ``result``: wins, draws, places by entry) land together; on commit the match page
+    hears of it.
+    """
+    with transaction.atomic():
+        match = _locked_for(match_id, worker)
+        for played in games:
+            if not match.games.filter(number=played.number).exists():
+                _write_game(match, played)
+        _finish(match)
+    return match
+
+
+def _finish(match: Match) -> None:
+    """Mark the (locked) match done from its games; broadcast on commit."""
+    rows = list(match.games.order_by("number"))
+    entries = match.seats.count()
+    result = standing(best_of=match.best_of, entries=entries, games=[g.outcome["entry_places"] for g in rows])
+    now = timezone.now()
+    match.status = Match.Status.DONE
+    match.finished = now
+    match.progress = len(rows)
+    match.winner_seat = result.winner
+    match.result = result.to_json()
+    match.lease_owner = ""
+    match.lease_expires = None
+    match.error = ""
+    match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
+                              "lease_expires", "error"])
+    match_id = match.pk
+    transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+
+
+def match_fail(*, match_id: int, worker: str, error: str) -> Match | None:
+    """Give up on a match ``worker`` holds because playing it raised ``error``.
+
+    An engine or data error would happen again on every retry, so the match is failed at
+    once rather than re-queued. Locks the match; None when ``worker`` lost the lease.
+    """
+    with transaction.atomic():
+        try:
+            match = _locked_for(match_id, worker)
+        except LeaseLost:
+            return None
+        _fail(match, timezone.now(), error)
+    return match
+
+
+def _fail(match: Match, now: datetime, error: str) -> None:
+    match.status = Match.Status.FAILED
+    match.finished = now
+    match.error = error[:ERROR_MAX_CHARS]
+    match.lease_owner = ""
+    match.lease_expires = None
+    match.save(update_fields=["status", "finished", "error", "lease_owner", "lease_expires"])
+    match_id = match.pk
+    transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+
+
+def _gave_up_message(match: Match) -> str:
+    return (f"gave up after {match.attempts} attempt{'s' if match.attempts != 1 else ''}: the worker playing "
+            f"the match stopped renewing its lease each time (last held by {match.lease_owner or 'nobody'})")
+
+
+# --------------------------------------------------------------------------- tiebreak
+
+
+def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
+    """Apply Match the Twos to game ``game_id``'s pending tie; then move the match on.
+
+    Locks the match row. The tiebreak is a function of the game's seed and decks
+    (``engine.conquest.break_ties``), so running it twice gives the same answer; a game
+    whose tie is already broken is left alone (None is returned). The reveals go into the
+    replay's ``meta`` and the final outcome into the game's ``outcome``. If the match was
+    waiting for this tiebreak, it is then completed when decided, or handed back to
+    ``matches.run_match`` (lease released, task enqueued on commit) for its next game.
+    """
+    from engine.conquest import break_ties
+
+    with transaction.atomic():
+        row = MatchGame.objects.select_related("match").filter(pk=game_id).first()
+        if row is None:
+            return None
+        match = Match.objects.select_for_update().get(pk=row.match_id)
+        row.refresh_from_db()
+        if row.tiebreak != MatchGame.Tiebreak.PENDING:
+            return None
+        replay = row.load_replay()
+        final = break_ties(replay.outcome, replay.decks, replay.seed)
+        replay.meta["match_the_twos"] = list(final.detail.get("match_the_twos", []))
+        outcome = final.to_json()
+        outcome["entry_places"] = entry_places(final.places, row.seat_order)
+        row.outcome = outcome
+        row.replay = MatchGame.compress(replay)
+        row.tiebreak = MatchGame.Tiebreak.DONE
+        row.verified_at = None
+        row.save(update_fields=["outcome", "replay", "tiebreak", "verified_at"])
+        waiting = match.status == Match.Status.RUNNING and match.lease_owner == f"{TIEBREAK_LEASE_PREFIX}{game_id}"
+        if waiting:
+            games = [g.outcome["entry_places"] for g in match.games.order_by("number")]
+            if standing(best_of=match.best_of, entries=match.seats.count(), games=games).decided:
+                _finish(match)
+            else:
+                match.lease_owner = ""
+                match.lease_expires = None
+                match.save(update_fields=["lease_owner", "lease_expires"])
+                match_id = match.pk
+                transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id))
+                transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+    return row
+
+
+# --------------------------------------------------------------------------- sweeper
+
+
+@dataclass
+class SweepReport:
+    requeued: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, list[int]]:
+        return {"requeued": self.requeued, "failed": self.failed}
+
+
+def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
+    """Re-queue every running match whose lease expired before ``now``; fail those that
+    were already started ``MATCHES_MAX_ATTEMPTS`` times.
+
+    Each match is handled in its own transaction under its row lock, re-checked after
+    locking (its worker may have renewed in the meantime). A re-queued match goes back to
+    ``queued`` with its recorded games kept, and ``matches.run_match`` is enqueued on
+    commit; the next worker goes on from the first unplayed game.
+    """
+    now = now or timezone.now()
+    report = SweepReport()
+    candidates = list(
+        Match.objects.filter(status=Match.Status.RUNNING, lease_expires__lt=now).values_list("pk", flat=True)
+    )
+    for match_id in candidates:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=match_id)
+            if match.status != Match.Status.RUNNING or match.lease_expires is None or match.lease_expires >= now:
+                continue
+            if match.attempts >= conf.max_attempts():
+                _fail(match, now, _gave_up_message(match))
+                report.failed.append(match_id)
+                continue
+            logger.warning("match %s: lease of %s expired at %s; re-queued", match_id, match.lease_owner,
+                           match.lease_expires.isoformat())
+            match.status = Match.Status.QUEUED
+            match.lease_owner = ""
+            match.lease_expires = None
+            match.save(update_fields=["status", "lease_owner", "lease_expires"])
+            transaction.on_commit(lambda match_id=match_id: _enqueue(RUN_MATCH, match_id))
+            transaction.on_commit(lambda match_id=match_id: match_broadcast(match_id=match_id))
+        report.requeued.append(match_id)
+    return report
+
+
+# --------------------------------------------------------------------------- replays
+
+
+def match_game_verify(*, game: MatchGame) -> list[str]:
+    """Replay the stored log with the engine (``verify_replay``); return every problem.
+
+    The first successful verification is recorded in ``verified_at`` and not repeated; a
+    failed one is recorded in ``verify_error`` and tried again next time (the engine may
+    have been fixed since). Writes one row with a conditional UPDATE, no lock held.
+    """
+    from engine.core import verify_replay
+
+    if game.verified_at is not None:
+        return []
+    try:
+        problems = verify_replay(game.load_replay())
+    except Exception as exc:  # a replay the engine cannot even load is a failed verification
+        problems = [f"the engine could not replay it: {type(exc).__name__}: {exc}"]
+    now = timezone.now()
+    if problems:
+        game.verify_error = "\n".join(problems)
+        MatchGame.objects.filter(pk=game.pk).update(verify_error=game.verify_error)
+    else:
+        game.verified_at, game.verify_error = now, ""
+        MatchGame.objects.filter(pk=game.pk, verified_at__isnull=True).update(verified_at=now, verify_error="")
+    return problems
+
+
+# --------------------------------------------------------------------------- side effects
+
+
+def _enqueue(task_name: str, object_id: int) -> None:
+    """Send a task by name (the routes put ``matches.*`` on the ``matches`` queue).
+
+    Runs after commit: if the broker is down the row is already written, so the failure
+    is logged rather than raised into the request; the sweeper recovers running matches.
+    """
+    from config.celery import app
+
+    try:
+        app.send_task(task_name, args=[object_id])
+    except Exception:
+        logger.exception("could not enqueue %s(%s)", task_name, object_id)
+
+
+def _group_send(match_id: int, event: dict[str, Any]) -> None:
+    try:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group_name(match_id), event)
+    except Exception:
+        logger.exception("could not broadcast %s to match %s", event.get("type"), match_id)
+
+
+def match_broadcast(*, match_id: int) -> None:
+    """Send the match's current status to its group (``match.update``); never raises.
+
+    Called after commit, so what is sent is what any later reader sees.
+    """
+    from matches.selectors import match_get
+    from matches.serializers import MatchDetailSerializer
+
+    try:
+        payload = MatchDetailSerializer(match_get(match_id=match_id)).data
+    except Match.DoesNotExist:
+        return
+    _group_send(match_id, {"type": "match.update", "match": json_ready(payload)})
+
+
+def json_ready(value: Any) -> Any:
+    """Serializer output as plain JSON types (the channel layer serializes with msgpack)."""
+    import json
+
+    from rest_framework.utils.encoders import JSONEncoder
+
+    return json.loads(json.dumps(value, cls=JSONEncoder))

@@ -1,0 +1,160 @@
+"""Celery tasks of the matches app (queue ``matches``): play a match, break a tie, sweep.
+
+Tasks take ids and re-read their rows; each is safe to run twice, because the broker may
+deliver a message twice (``acks_late`` with ``reject_on_worker_lost``) and the sweeper
+re-enqueues matches whose worker died. The services do the writes and the locking.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import traceback
+from typing import Any
+
+from celery import shared_task
+
+from engine import games as engine_games
+from engine.bots import make_bot
+from engine.core import seed_from
+from engine.runner import play_match
+from matches import conf
+from matches.models import Match, MatchGame
+from matches.scoring import entry_places, seat_order, standing
+from matches.services import (
+    LeaseLost,
+    PlayedGame,
+    match_await_tiebreak,
+    match_claim,
+    match_complete,
+    match_fail,
+    match_record_game,
+    match_renew_lease,
+    match_sweep_expired,
+    match_tiebreak_resolve,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _worker_id(task: Any) -> str:
+    """Who holds a lease: the worker's hostname, its process and the task's id."""
+    host = getattr(task.request, "hostname", None) or "local"
+    return f"{host}/{os.getpid()}/{task.request.id or 'eager'}"
+
+
+def game_seed(match_seed: int, number: int) -> int:
+    """Game ``number``'s seed: a function of the match seed alone, so a game replayed by
+    another worker after a crash is dealt exactly the same."""
+    return seed_from(match_seed, "game", number)
+
+
+def game_params(match: Match) -> dict[str, Any]:
+    """The match's parameters, with Conquest ties left for ``run_tiebreak``."""
+    params = dict(match.params or {})
+    if match.game == Match.Game.CONQUEST:
+        params["tiebreak"] = "deferred"
+    return params
+
+
+def play_game(match: Match, number: int, *, worker: str) -> PlayedGame:
+    """Play game ``number`` of ``match`` with its entries' pilots, renewing the lease.
+
+    The lease is renewed (and progress broadcast) every third of a lease period from the
+    engine's per-action callback, so a long game never looks like a dead worker; a renewal
+    that finds the lease gone raises :class:`LeaseLost` and stops the game.
+    """
+    seats = list(match.seats.select_related("deck_version", "deck_version__deck").order_by("seat"))
+    order = seat_order(entries=len(seats), number=number)
+    decks = [seats[entry].deck_version.to_engine() for entry in order]
+    bots = [make_bot(seats[entry].pilot) for entry in order]
+    every = conf.renew_every_seconds()
+    last = time.monotonic()
+
+    def on_action(actions: int, state, events) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= every:
+            last = now
+            match_renew_lease(match_id=match.pk, worker=worker, game=number, actions=actions)
+
+    result = play_match(
+        engine_games[match.game], decks, bots,
+        seed=game_seed(match.seed, number), params=game_params(match),
+        decision_seconds=conf.decision_seconds(), on_action=on_action,
+    )
+    return PlayedGame(number=number, seat_order=order, outcome=result.outcome, replay=result.replay,
+                      bot_errors=[error.to_json() for error in result.errors])
+
+
+def _play(match: Match, worker: str) -> str:
+    recorded = list(match.games.order_by("number"))
+    pending = [g for g in recorded if g.tiebreak == MatchGame.Tiebreak.PENDING]
+    if pending:
+        match_await_tiebreak(match_id=match.pk, worker=worker, game_id=pending[0].pk)
+        return f"waiting for the tiebreak of game {pending[0].number}"
+    places = [g.outcome["entry_places"] for g in recorded]
+    entries = match.seats.count()
+    while not standing(best_of=match.best_of, entries=entries, games=places).decided:
+        number = len(places) + 1
+        played = play_game(match, number, worker=worker)
+        if not played.needs_tiebreak:
+            after = places + [entry_places(played.outcome.places, played.seat_order)]
+            if standing(best_of=match.best_of, entries=entries, games=after).decided:
+                match_complete(match_id=match.pk, worker=worker, games=[played])
+                return f"done after {number} game(s)"
+        row = match_record_game(match_id=match.pk, worker=worker, game=played)
+        if row.tiebreak == MatchGame.Tiebreak.PENDING:
+            return f"game {number} tied: waiting for its tiebreak"
+        places.append(row.outcome["entry_places"])
+    match_complete(match_id=match.pk, worker=worker)
+    return "done"
+
+
+@shared_task(name="matches.run_match", bind=True)
+def run_match(self, match_id: int) -> str:
+    """Play match ``match_id`` to its end (or to a tie that waits for ``run_tiebreak``).
+
+    Returns at once, playing nothing, when the match is done or failed or another worker
+    holds its lease. Goes on from the first game not yet recorded, so a match taken over
+    from a dead worker is not replayed from the start. An error raised while playing (an
+    engine or data problem, which a retry would meet again) fails the match with the
+    traceback's last line in ``error``.
+    """
+    worker = _worker_id(self)
+    match = match_claim(match_id=match_id, worker=worker)
+    if match is None:
+        logger.info("match %s: not claimed by %s (done, failed or held by another worker)", match_id, worker)
+        return "skipped"
+    try:
+        outcome = _play(match, worker)
+    except LeaseLost as exc:
+        logger.warning("match %s: %s; stopping without writing", match_id, exc)
+        return "lease lost"
+    except Exception as exc:
+        logger.exception("match %s failed", match_id)
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        match_fail(match_id=match_id, worker=worker, error=f"playing the match raised {detail}")
+        return "failed"
+    logger.info("match %s: %s", match_id, outcome)
+    return outcome
+
+
+@shared_task(name="matches.run_tiebreak")
+def run_tiebreak(game_id: int) -> str:
+    """Break game ``game_id``'s tie with Match the Twos, then move its match on.
+
+    A tie already broken is left alone, so a second delivery changes nothing.
+    """
+    row = match_tiebreak_resolve(game_id=game_id)
+    return "resolved" if row is not None else "nothing to do"
+
+
+@shared_task(name="matches.sweep")
+def sweep() -> dict[str, list[int]]:
+    """Re-queue matches whose worker's lease expired; fail those out of attempts."""
+    report = match_sweep_expired()
+    if report.requeued or report.failed:
+        logger.warning("sweeper: re-queued %s, failed %s", report.requeued, report.failed)
+    return report.to_json()

@@ -1,0 +1,121 @@
+"""Pages of the matches app: the list, the challenge form, a match, the replay viewer."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from decks.models import Deck
+from matches.api import list_filters
+from matches.forms import ChallengeForm
+from matches.models import Match
+from matches.permissions import can_challenge_with, can_view_match
+from matches.selectors import match_get, match_list, match_seat_labels
+from matches.serializers import MatchDetailSerializer
+from matches.services import json_ready, match_challenge
+
+PAGE_SIZE = 20
+
+
+def live_updates_enabled() -> bool:
+    """Whether the channel layer can carry a worker's broadcasts to the web process.
+
+    The in-memory layer lives inside one process, so with it the match page polls.
+    """
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "") if settings.CHANNEL_LAYERS else ""
+    return bool(backend) and not backend.endswith("InMemoryChannelLayer")
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    try:
+        match = match_get(match_id=match_id)
+    except Match.DoesNotExist:
+        raise Http404(f"There is no match {match_id}.") from None
+    if not can_view_match(request.user, match):
+        raise PermissionDenied
+    return match
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    """Every match, newest first, filtered by game, status, deck or player; 20 a page."""
+    try:
+        filters = list_filters(request.GET)
+        filter_errors: list[str] = []
+    except ValidationError as exc:
+        filters = {}
+        filter_errors = [m for messages_ in exc.message_dict.values() for m in messages_]
+    page = Paginator(match_list(**filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "matches/index.html", {
+        "page": page,
+        "filters": filters,
+        "filter_errors": filter_errors,
+        "query": query.urlencode(),
+        "games": Match.Game.choices,
+        "statuses": Match.Status.choices,
+    })
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    """The challenge form; ``?deck=<id>`` preselects your deck (or the opponent, if it is
+    not yours). A valid challenge is created and you land on its page."""
+    form = ChallengeForm(request.POST or None, user=request.user)
+    if request.method != "POST":
+        preselect = request.GET.get("deck", "")
+        if preselect.isdigit():
+            deck = Deck.objects.filter(pk=int(preselect), archived=False).first()
+            if deck is not None:
+                form.initial["deck" if deck.owner_id == request.user.pk else "opponent"] = deck.pk
+    elif form.is_valid():
+        decks = form.chosen_decks()
+        if not can_challenge_with(request.user, decks):
+            form.add_error("deck", "pick one of your own decks")
+        else:
+            versions = [deck.latest_version for deck in decks]
+            try:
+                match = match_challenge(created_by=request.user, deck_versions=versions,
+                                        best_of=form.cleaned_data["best_of"])
+            except ValidationError as exc:
+                for field, problems in exc.message_dict.items():
+                    for problem in problems:
+                        form.add_error(None if field == "decks" else "best_of", problem)
+            else:
+                messages.success(request, f"Challenge queued: match {match.pk}.")
+                return redirect(match)
+    own = list(form.fields["deck"].queryset)
+    everyone = list(form.fields["opponent"].queryset)
+    return render(request, "matches/new.html", {"form": form, "own_decks": own, "all_decks": everyone})
+
+
+@require_safe
+def detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match: live status and progress, result, games, bot errors, links to replays."""
+    match = _visible_match(request, match_id)
+    return render(request, "matches/detail.html", {
+        "match": match,
+        "entries": match_seat_labels(match),
+        "initial": json_ready(MatchDetailSerializer(match).data),
+        "live": live_updates_enabled(),
+    })
+
+
+@require_safe
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The replay viewer; ``?game=N&action=K`` opens game N at action K."""
+    match = _visible_match(request, match_id)
+    games = list(match.games.all())
+    return render(request, "matches/replay.html", {
+        "match": match,
+        "games": games,
+        "entries": match_seat_labels(match),
+    })
