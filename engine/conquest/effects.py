@@ -14,9 +14,8 @@ Lightspeed response, which unit was revealed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
-
-from engine.conquest.params import CARD_CHANGEABLE
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type names only
     from engine.conquest.state import ConquestState, Unit
@@ -344,7 +343,6 @@ PARAM_WORDS = {
     "draw_per_battle": "The number of cards drawn each Battle",
     "max_extra_locations": "The number of Extra Locations a Battle may hold",
 }
-assert set(PARAM_WORDS) == set(CARD_CHANGEABLE)
 
 _PARAM_CHANGE_WORDS = {
     "battles": ("the match lasts {n} more Battle{s}", "the match lasts {n} fewer Battle{s}"),

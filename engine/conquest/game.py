@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from engine.conquest.params import Params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL

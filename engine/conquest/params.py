@@ -8,7 +8,8 @@ mid-match through :meth:`Params.change`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # name -> (default, minimum, maximum); every parameter except ``tiebreak`` is an integer.
 _INT_PARAMS: dict[str, tuple[int, int, int]] = {

@@ -19,7 +19,8 @@ not ask anything.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.conquest.params import Params
 from engine.conquest.pool import BY_NAME

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import json
 from bisect import insort
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.conquest import effects as fx
 from engine.conquest.cards import CardDef
 from engine.conquest.params import Params
 from engine.conquest.pool import BY_ID, POOL
-from engine.conquest.tiebreak import apply_tiebreaks, match_the_twos, tied_groups, tiebreak_rng
+from engine.conquest.tiebreak import apply_tiebreaks, match_the_twos, tiebreak_rng, tied_groups
 from engine.core import CONCEDE, Action, Event, IllegalAction, Outcome, Rng, places_from_scores
 
 MULLIGAN, CELESTIAL, PLACEMENT, RESPONSE, OVER = "mulligan", "celestial", "placement", "response", "over"
@@ -470,7 +471,7 @@ class ConquestState:
     def _submit_placement(self, seat: int, events: list[Event]) -> None:
         player = self.players[seat]
         placed_numbers = []
-        for loc_index, card in zip(self.place_locs[seat], self.picks[seat]):
+        for loc_index, card in zip(self.place_locs[seat], self.picks[seat], strict=True):
             if card < 0:
                 continue
             player.hand.remove(card)
@@ -837,7 +838,7 @@ class ConquestState:
         others = [s for s in range(self.num_seats) if s != seat]
         ranked = places_from_scores([scores[s] for s in others])
         places = [0] * self.num_seats
-        for s, place in zip(others, ranked):
+        for s, place in zip(others, ranked, strict=True):
             places[s] = place
         places[seat] = self.num_seats
         self._outcome = Outcome(places=tuple(places), scores=scores, reason="concession",

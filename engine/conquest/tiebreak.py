@@ -14,7 +14,8 @@ CQ, takes the best open place and leaves; the rest go on revealing from where th
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.core import Decklist, Outcome, Rng
 

@@ -55,6 +55,13 @@ def test_every_mechanic_appears_on_several_cards(mechanic, predicate):
     assert len(_uses(predicate)) >= 2, mechanic
 
 
+def test_every_parameter_cards_may_change_has_words():
+    from engine.conquest.effects import PARAM_WORDS
+    from engine.conquest.params import CARD_CHANGEABLE
+
+    assert set(PARAM_WORDS) == set(CARD_CHANGEABLE)
+
+
 def test_cards_are_described_for_the_website():
     cards = {c["id"]: c for c in GAME.cards()}
     lancer = cards["ambush-lancer"]

@@ -61,7 +61,7 @@ def test_golden_replay_events_are_pinned(name):
     pinned = json.loads(path.read_text(encoding="utf-8"))
     assert fresh["replay"]["actions"] == pinned["replay"]["actions"]
     assert fresh["opening_events"] == pinned["opening_events"]
-    for i, (got, want) in enumerate(zip(fresh["events"], pinned["events"])):
+    for i, (got, want) in enumerate(zip(fresh["events"], pinned["events"], strict=False)):
         assert got == want, f"event {i} differs"
     assert len(fresh["events"]) == len(pinned["events"])
     assert fresh["replay"] == pinned["replay"]

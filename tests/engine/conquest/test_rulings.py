@@ -462,7 +462,7 @@ def test_R_open_decklists_every_seat_sees_every_decklist_but_not_where_the_cards
     state = GAME.new_match(starters(3), seed=6)
     for seat in (0, 1, 2, None):
         view = state.view(seat)
-        for other, entry in enumerate(view["players"]):
+        for entry in view["players"]:
             assert sum(n for _, n in entry["decklist"]) == 40
             assert "hand" not in entry and entry["hand_count"] == 7
 
