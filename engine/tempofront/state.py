@@ -125,7 +125,8 @@ class Unit:
                 keywords = keywords | extra.keywords
         self.power = power
         self.vitality = vitality
-        self.presence = card.presence
+        # T14: an Attachment adds its Presence to its Entity, for the Entity's controller.
+        self.presence = card.presence + sum(CARDS[cid].presence for cid, _owner in self.attachments)
         if self.silence:
             # Exact rule: Silence. The Entity keeps its stats and printed Presence (T9).
             self.armor = 0
@@ -334,6 +335,8 @@ class TempoState:
         self.dirty = False  # derived stats (auras) need recomputing
         self._version = 0
         self._legal: tuple[int, int, list[Action]] | None = None
+        #: Events of the setup (coin flip, opening hands), kept by ``GAME.new_match``.
+        self.setup_events: list[Event] = []
 
     # ----------------------------------------------------------------- setup
 
@@ -386,7 +389,7 @@ class TempoState:
         else:
             phase = self.phase
             if self.dirty:
-                self._recalc()
+                self.recalc()
             if phase == "main":
                 actions = self._main_actions(seat)
             elif phase == "response" or phase == "counter":
@@ -431,6 +434,7 @@ class TempoState:
         other.dirty = self.dirty
         other._version = 0
         other._legal = None
+        other.setup_events = []
         return other
 
     def determinize(self, seat: int, rng: Rng) -> TempoState:
@@ -483,7 +487,7 @@ class TempoState:
         state.sites = [(str(site[0]), int(site[1])) if site else None for site in data["sites"]]
         state.chain = [Item.from_json(item) for item in data["chain"]]
         state._outcome = Outcome.from_json(data["outcome"]) if data["outcome"] else None
-        state._recalc()
+        state.recalc()
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -500,7 +504,7 @@ class TempoState:
         """What ``seat`` may see (``None``: a spectator). No hidden card of another seat,
         no deck order, no Reserve contents, no random stream."""
         if self.dirty:
-            self._recalc()
+            self.recalc()
         presence = self.presence()
         out: dict[str, Any] = {
             "game": self.game,
@@ -571,7 +575,7 @@ class TempoState:
 
     # ----------------------------------------------------------------- derived values
 
-    def _recalc(self) -> None:
+    def recalc(self) -> None:
         """Recompute every Entity's stats: card, Attachments, buffs, Silence, then auras."""
         self.dirty = False
         auras: list[tuple[int, int, Effect, Unit | None]] = []
@@ -617,7 +621,7 @@ class TempoState:
     def presence(self) -> list[list[int]]:
         """Exact rule: Presence. Per seat and Front: Entities', Attachments' and Site's."""
         if self.dirty:
-            self._recalc()
+            self.recalc()
         totals = [[0, 0, 0], [0, 0, 0]]
         for side in self.board:
             for unit in side:
@@ -625,8 +629,6 @@ class TempoState:
                     continue
                 front = unit.slot >> 1
                 totals[unit.owner][front] += unit.presence
-                for cid, owner in unit.attachments:
-                    totals[owner][front] += CARDS[cid].presence
         for front, site in enumerate(self.sites):
             if site is not None:
                 totals[site[1]][front] += CARDS[site[0]].presence
@@ -1251,7 +1253,7 @@ class TempoState:
         seat = item.seat
         unit = self.unit(item.actor)
         if self.dirty:
-            self._recalc()
+            self.recalc()
         if unit is None or not self._can_strike(unit):
             name = CARDS[item.card].name  # type: ignore[index]
             events.append(Event("fizzle", f"{name}'s Strike does nothing: it is gone or can no longer Strike",
@@ -1274,9 +1276,9 @@ class TempoState:
             self.hurt_leader(foe, amount, f"{unit.card.name} struck", events, verb="")
         else:
             both_vanguard = not unit.slot & 1 and not defender.slot & 1
-            # Exact rules: Strike and Ranged. A Stunned defender is out of the fight and
-            # does not retaliate (docs/rules/tempofront.md, "Stun").
-            retaliates = (both_vanguard or defender.ranged) and not defender.stun
+            # Exact rules: Strike and Ranged. Retaliation is not a Strike, so Stun does not
+            # stop it (docs/rules/tempofront.md, "Retaliation").
+            retaliates = both_vanguard or defender.ranged
             power = unit.power
             back = defender.power if retaliates else 0
             self.hurt_unit(defender, power, f"{unit.card.name} struck", events)
@@ -1295,7 +1297,7 @@ class TempoState:
         seat = item.seat
         unit = self.unit(item.actor)
         if self.dirty:
-            self._recalc()
+            self.recalc()
         dest = item.to_slot
         if (unit is None or unit.root or unit.structure or self.board[seat][dest] is not None
                 or (dest >> 1) not in ADJACENT[unit.slot >> 1]):
