@@ -359,8 +359,16 @@ class Decklist:
 
 def parse_decklist(text: str, commander_label: str, *, name: str = "") -> Decklist:
     """Parse the plain-text format; raises :class:`DeckError` with every malformed line."""
+    decklist, problems = read_decklist(text, commander_label, name=name)
+    if problems:
+        raise DeckError(problems)
+    return decklist
+
+
+def read_decklist(text: str, commander_label: str, *, name: str = "") -> tuple[Decklist, list[str]]:
+    """Parse what can be parsed and list every malformed line, without raising."""
     if not isinstance(text, str):
-        raise DeckError(["a decklist must be text"])
+        return Decklist(commander=None, cards=(), name=name), ["a decklist must be text"]
     problems: list[str] = []
     commander: str | None = None
     counts: dict[str, int] = {}
@@ -388,9 +396,7 @@ def parse_decklist(text: str, commander_label: str, *, name: str = "") -> Deckli
             problems.append(f"line {number}: {count} copies of {card}; the count must be at least 1")
             continue
         counts[card] = counts.get(card, 0) + count
-    if problems:
-        raise DeckError(problems)
-    return Decklist(commander=commander, cards=tuple(counts.items()), name=name)
+    return Decklist(commander=commander, cards=tuple(counts.items()), name=name), problems
 
 
 def resolve_card_names(
@@ -499,9 +505,13 @@ class Game:
         """Parse, resolve names and validate a plain-text decklist.
 
         Returns the canonical decklist or raises :class:`DeckError` with every problem."""
-        decklist = parse_decklist(text, self.commander_label, name=name)
-        decklist, problems = resolve_card_names(decklist, self.card_names(), commander_label=self.commander_label)
-        problems += self.validate_deck(decklist)
+        decklist, problems = read_decklist(text, self.commander_label, name=name)
+        decklist, unknown = resolve_card_names(decklist, self.card_names(), commander_label=self.commander_label)
+        problems += unknown
+        for problem in self.validate_deck(decklist):
+            # An unknown name is already reported with its "did you mean" hint.
+            if not any(p.startswith(problem) for p in problems):
+                problems.append(problem)
         if problems:
             raise DeckError(problems)
         return decklist

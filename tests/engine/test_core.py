@@ -118,3 +118,24 @@ def test_card_names_resolve_case_insensitively_with_suggestions():
 def test_replay_refuses_garbage():
     with pytest.raises(ValueError, match="not a replay"):
         Replay.from_json({"game": "tempofront"})
+
+
+def test_a_deck_with_bad_lines_and_unknown_names_reports_both_at_once():
+    from engine.core import Game
+
+    class Tiny(Game):
+        commander_label = "Leader"
+
+        def card_names(self):
+            return ["Ashen Drake", "Vess"]
+
+        def validate_deck(self, decklist):
+            return [] if decklist.size == 3 else [f"{decklist.size} cards; a deck has exactly 3"]
+
+    with pytest.raises(DeckError) as info:
+        Tiny().parse_deck("Leader: Vess\n2 Ashen Drak\nbanana\n")
+    assert info.value.problems == [
+        "line 3: 'banana' is not 'N Card Name' or 'Leader: Name'",
+        "unknown card 'Ashen Drak' (did you mean Ashen Drake?)",
+        "2 cards; a deck has exactly 3",
+    ]
