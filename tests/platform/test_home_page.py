@@ -78,3 +78,12 @@ def test_load_demo_creates_the_demo_player_once(capsys):
 def test_load_demo_refuses_production_mode():
     with override_settings(DEBUG=False), pytest.raises(CommandError, match="DJANGO_DEBUG=0"):
         call_command("load_demo")
+
+
+@pytest.mark.django_db
+def test_unknown_address_shows_the_site_404_page(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "This page is not in the deck." in html
+    assert 'href="/"' in html
