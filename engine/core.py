@@ -15,8 +15,9 @@ import difflib
 import hashlib
 import json
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 JSON = Any
 
@@ -465,6 +466,9 @@ class State(Protocol):
 
     def to_json(self) -> dict[str, JSON]: ...
 
+    # A state may also carry ``opening_events``: what happened while the match was set
+    # up (shuffles, opening draws), for logs and the replay viewer's first frame.
+
 
 class Game:
     """Fixed metadata and factories for one game. Subclasses fill the blanks."""
@@ -622,7 +626,7 @@ def replay_states(replay: Replay, registry: Mapping[str, Game] | None = None):
     registry = registry if registry is not None else _default_registry()
     game = registry[replay.game]
     state = game.new_match(replay.decks, replay.seed, replay.params)
-    yield -1, state, []
+    yield -1, state, list(getattr(state, "opening_events", ()))
     for index, (seat, action) in enumerate(replay.actions):
         events = state.apply(seat, action)
         yield index, state, events

@@ -12,8 +12,9 @@ overruns its time budget forfeits; the match never crashes.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from engine.core import (
     CONCEDE,
@@ -162,7 +163,7 @@ def play_match(
     errors: list[BotError] = []
     spent = [0.0] * len(bots)
     counts = [0] * len(bots)
-    all_events: list[Event] | None = [] if record_events else None
+    all_events: list[Event] | None = list(getattr(state, "opening_events", ())) if record_events else None
 
     def record(seat: int, action: Action) -> None:
         events = state.apply(seat, action)

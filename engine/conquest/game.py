@@ -9,7 +9,7 @@ from typing import Any
 from engine.conquest.params import Params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
 from engine.conquest.state import ConquestState
-from engine.core import DeckError, Decklist, Game, parse_decklist, resolve_card_names
+from engine.core import DeckError, Decklist, Game, parse_decklist
 
 DECKS_DIR = Path(__file__).parent / "decks"
 
@@ -81,21 +81,6 @@ class ConquestGame(Game):
                 starters[name] = self.parse_deck(path.read_text(encoding="utf-8"), name=name)
             self._starters = starters
         return dict(self._starters)
-
-    def parse_deck(self, text: str, *, name: str = "") -> Decklist:
-        """Parse, resolve names and validate a plain-text decklist; every problem, each once.
-
-        Raises :class:`DeckError`. (An unknown name is reported by name resolution, with its
-        "did you mean" hint, and not a second time by validation.)
-        """
-        decklist = parse_decklist(text, self.commander_label, name=name)
-        decklist, problems = resolve_card_names(decklist, self.card_names(), commander_label=self.commander_label)
-        for problem in self.validate_deck(decklist):
-            if not any(p.startswith(problem) for p in problems):
-                problems.append(problem)
-        if problems:
-            raise DeckError(problems)
-        return decklist
 
     def validate_deck(self, decklist: Decklist, params: Params | None = None) -> list[str]:
         """C1: one Celestial plus exactly 40 cards, at most 3 copies of a card; every problem."""

@@ -45,10 +45,11 @@ def _record(name: str) -> dict:
     result = play_match(GAME, decks, [RandomBot() for _ in decks], seed=seed, record_digests=True,
                         record_events=True)
     opening = GAME.new_match(decks, seed).opening_events
+    assert result.events[: len(opening)] == opening, "the runner records the opening events first"
     return {
         "replay": result.replay.to_json(),
         "opening_events": _event_rows(opening),
-        "events": _event_rows(result.events),
+        "events": _event_rows(result.events[len(opening):]),
     }
 
 
