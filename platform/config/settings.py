@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "accounts",
     "decks",
+    "cards",
     "matches",
 ]
 
@@ -186,11 +187,35 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --------------------------------------------------------------------------- API
 
+# Token auth for API clients (``Authorization: Token <key>``), the session for the website's
+# own scripts. Token comes first so that an anonymous request is answered 401 with
+# ``WWW-Authenticate: Token``. Errors, pagination and body-size limits: config/api.py.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": ["config.api.JSONParser", "config.api.FormParser", "config.api.MultiPartParser"],
+    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "PAGE_SIZE": 20,
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
-SPECTACULAR_SETTINGS = {"TITLE": "TempoFront & Conquest platform API", "VERSION": "1"}
+# Largest request body accepted (bytes): decklists and challenges are a few hundred bytes.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+SPECTACULAR_SETTINGS = {
+    "TITLE": "TempoFront & Conquest platform API",
+    "DESCRIPTION": (
+        "Players, decks, cards and matches of the TempoFront & Conquest platform. "
+        "Authenticate with `Authorization: Token <key>` (POST /api/accounts/token/). "
+        'Every error is `{"error": {"code", "message", "fields"}}`; lists are paginated '
+        "(`?page=`, `?page_size=` up to 100). See docs/api.md."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
 
 # --------------------------------------------------------------------------- auth, i18n
 

@@ -1,7 +1,7 @@
 """Root URL routes. Each app adds its own ``include(...)`` line here."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from web import views
 
@@ -9,4 +9,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("", include("decks.urls")),  # accounts, players, cards, decks, and their API with schema and docs
 ]

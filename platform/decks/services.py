@@ -52,7 +52,7 @@ def deck_check(*, game: str, decklist: str, name: str = "") -> CheckedDeck:
         raise ValidationError({"decklist": ["the decklist is empty: paste or build a list of cards"]})
     if len(decklist) > DECKLIST_MAX_CHARS:
         raise ValidationError(
-            {"decklist": [f"the decklist is {len(decklist)} characters long; at most {DECKLIST_MAX_CHARS} are accepted"]}
+            {"decklist": [f"the decklist is {len(decklist)} characters long; at most {DECKLIST_MAX_CHARS} are allowed"]}
         )
     engine_game = games[game]
     try:
@@ -60,6 +60,30 @@ def deck_check(*, game: str, decklist: str, name: str = "") -> CheckedDeck:
     except DeckError as exc:
         raise ValidationError({"decklist": list(exc.problems)}) from None
     return CheckedDeck(text=parsed.to_text(engine_game.commander_label), decklist=parsed)
+
+
+def deck_problems(
+    *,
+    game: str | None = None,
+    name: str | None = None,
+    decklist: str | None = None,
+    pilot: str | None = None,
+) -> dict[str, list[str]]:
+    """Every problem of the fields given, by field; fields left None are not checked.
+
+    A decklist is checked only together with its game. Forms and the API use this to show
+    their own input errors and the deck's problems side by side.
+    """
+    errors: dict[str, list[str]] = {}
+    if game is not None and game not in GameName.values:
+        errors["game"] = [_unknown_game(game)]
+    if name is not None:
+        _collect(errors, "name", lambda: _clean_name(name))
+    if pilot is not None:
+        _collect(errors, "pilot", lambda: _clean_pilot(pilot))
+    if decklist is not None and game is not None and "game" not in errors:
+        _collect_many(errors, lambda: deck_check(game=game, decklist=decklist, name=name or ""))
+    return errors
 
 
 def deck_register(
@@ -76,9 +100,15 @@ def deck_register(
     Raises ``ValidationError`` listing every problem of every field at once.
     """
     errors: dict[str, list[str]] = {}
+    if not game:
+        errors["game"] = [f"choose a game: {', '.join(GameName.values)}"]
     clean_name = _collect(errors, "name", lambda: _clean_name(name))
     clean_pilot = _collect(errors, "pilot", lambda: _clean_pilot(pilot))
-    checked = _collect_many(errors, lambda: deck_check(game=game, decklist=decklist, name=clean_name or ""))
+    checked = (
+        _collect_many(errors, lambda: deck_check(game=game, decklist=decklist, name=clean_name or ""))
+        if game
+        else None
+    )
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

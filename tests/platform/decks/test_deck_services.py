@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
+from deck_helpers import starter_text
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from decks.models import Deck, DeckVersion
@@ -11,22 +11,6 @@ from decks.services import deck_archive, deck_register, deck_update
 from engine import games
 
 pytestmark = pytest.mark.django_db
-
-
-def starter_text(game: str) -> str:
-    engine_game = games[game]
-    deck = next(iter(engine_game.starter_decks().values()))
-    return deck.to_text(engine_game.commander_label)
-
-
-@pytest.fixture
-def alice() -> User:
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob() -> User:
-    return User.objects.create_user("bob", password="pw-bob-123")
 
 
 def test_register_creates_deck_and_version_one(alice):

@@ -1,0 +1,59 @@
+"""Reads for player pages: a player by name, their decks and, once the matches app is
+installed, their recent matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.urls import NoReverseMatch
+
+from decks.selectors import deck_list
+
+
+def player_get(*, username: str) -> AbstractBaseUser:
+    """The active player named ``username``; ``DoesNotExist`` otherwise."""
+    return get_user_model().objects.get(username=username, is_active=True)
+
+
+def player_decks(*, user: AbstractBaseUser):
+    """The player's decks (archived ones left out), newest first."""
+    return deck_list(owner=user)
+
+
+def recent_matches(
+    *, player: str | None = None, deck: int | None = None, limit: int = 10
+) -> list[dict[str, Any]] | None:
+    """The latest matches of a player (by username) or of a deck, as rows for a table.
+
+    None when the matches app is not installed, so that pages leave the section out.
+    Each row: ``id``, ``url``, ``game``, ``status``, ``status_label``, ``created``,
+    ``entries`` (deck name, version, owner, pilot) and ``winner`` (an entry or None).
+    """
+    if not apps.is_installed("matches"):
+        return None
+    from matches.selectors import match_list, match_seat_labels
+
+    rows = []
+    for match in match_list(player=player, deck=deck)[:limit]:
+        try:
+            url = match.get_absolute_url()
+        except NoReverseMatch:
+            url = ""
+        entries = match_seat_labels(match)
+        winner_seat = match.winner_seat if match.status == "done" else None
+        rows.append(
+            {
+                "id": match.pk,
+                "url": url,
+                "game": match.get_game_display(),
+                "status": match.status,
+                "status_label": match.get_status_display(),
+                "created": match.created,
+                "entries": entries,
+                "winner": next((e for e in entries if e["seat"] == winner_seat), None),
+            }
+        )
+    return rows

@@ -1,0 +1,12 @@
+"""Routes of the card pages (namespace ``cards``)."""
+
+from django.urls import path
+
+from cards import views
+
+app_name = "cards"
+
+urlpatterns = [
+    path("", views.card_index, name="index"),
+    path("<slug:game>/<slug:card_id>/", views.card_detail, name="detail"),
+]

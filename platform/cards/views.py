@@ -1,0 +1,66 @@
+"""Card pages: browse and search both pools, and one page per card."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.http import urlencode
+from django.views.decorators.http import require_safe
+
+from cards.selectors import GAME_TITLES, card_get, card_search, card_types
+from engine import games
+
+#: Card faces per page of the browser.
+CARDS_PER_PAGE = 24
+
+
+@require_safe
+def card_index(request: HttpRequest) -> HttpResponse:
+    """``/cards/?game=&type=&q=&page=``: the card faces matching the filters, paginated."""
+    game = request.GET.get("game", "")
+    game = game if game in GAME_TITLES else ""
+    card_type = request.GET.get("type", "").strip()
+    q = request.GET.get("q", "").strip()[:100]
+    types = card_types(game=game or None)
+    if card_type not in {key for key, _ in types}:
+        card_type = ""
+    cards = card_search(game=game or None, q=q or None, card_type=card_type or None)
+    page_obj = Paginator(cards, CARDS_PER_PAGE).get_page(request.GET.get("page"))
+    filters = {"game": game, "type": card_type, "q": q}
+    return render(
+        request,
+        "cards/index.html",
+        {
+            "page_obj": page_obj,
+            "filters": filters,
+            "query": urlencode({k: v for k, v in filters.items() if v}),
+            "games": list(GAME_TITLES.items()),
+            "types": types,
+        },
+    )
+
+
+@require_safe
+def card_detail(request: HttpRequest, game: str, card_id: str) -> HttpResponse:
+    """``/cards/<game>/<id>/``: the card face, its numbers and the starter decks using it."""
+    card = card_get(game=game, card_id=card_id)
+    if card is None:
+        raise Http404(f"no {game} card '{card_id}'")
+    engine_game = games[game]
+    starters = []
+    for deck_name, decklist in engine_game.starter_decks().items():
+        if decklist.commander == card.name:
+            starters.append((deck_name, 0))
+        elif card.name in decklist.counts():
+            starters.append((deck_name, decklist.counts()[card.name]))
+    return render(
+        request,
+        "cards/detail.html",
+        {
+            "card": card,
+            "commander_label": engine_game.commander_label,
+            "starter_decks": starters,
+            "prepare": card.data.get("prepare"),
+        },
+    )

@@ -1,0 +1,261 @@
+"""Deck pages: the list, the deck builder (new and edit), a deck with its history, delete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_safe
+
+from accounts.selectors import recent_matches
+from cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool
+from decks.forms import DeckForm, commander_line_pattern
+from decks.models import Deck, DeckVersion, GameName
+from decks.permissions import can_delete_deck, can_edit_deck
+from decks.selectors import deck_get, deck_list, deck_version_get, deck_versions
+from decks.services import deck_archive, deck_problems, deck_register, deck_update
+from engine import games
+
+#: Decks per page of the list.
+DECKS_PER_PAGE = 20
+#: The fields of the form that the deck services check.
+DECK_FIELDS = ("game", "name", "decklist", "pilot")
+
+
+@require_safe
+def deck_index(request: HttpRequest) -> HttpResponse:
+    """``/decks/?game=&owner=&q=&page=``: every deck, newest first, filtered and paginated."""
+    game = request.GET.get("game", "")
+    game = game if game in GameName.values else ""
+    owner = request.GET.get("owner", "").strip()[:150]
+    q = request.GET.get("q", "").strip()[:100]
+    decks = deck_list(game=game or None, owner=owner or None, q=q or None)
+    page_obj = Paginator(decks, DECKS_PER_PAGE).get_page(request.GET.get("page"))
+    filters = {"game": game, "owner": owner, "q": q}
+    return render(
+        request,
+        "decks/index.html",
+        {
+            "page_obj": page_obj,
+            "filters": filters,
+            "query": urlencode({k: v for k, v in filters.items() if v}),
+            "games": GameName.choices,
+        },
+    )
+
+
+# --------------------------------------------------------------------------- the deck builder
+
+
+def _builder_context(form: DeckForm, **extra) -> dict:
+    """What the deck builder needs besides the form: both pools and each game's deck rules."""
+    rules = {}
+    for key in GAME_TITLES:
+        params = games[key].default_params()
+        rules[key] = {
+            "title": GAME_TITLES[key],
+            "label": games[key].commander_label,
+            "deck_size": params.get("deck_size"),
+            "max_copies": params.get("max_copies"),
+        }
+    return {
+        "form": form,
+        "pools": [{"game": key, "title": title, "cards": card_pool(key)} for key, title in GAME_TITLES.items()],
+        "rules": rules,
+        **extra,
+    }
+
+
+def _deck_errors(form: DeckForm) -> dict[str, str]:
+    """Run the deck services' checks on every field the form accepted, and file their
+    problems next to the form's own errors, so that every problem shows at once.
+
+    Returns the checked values (the form is invalid afterwards if anything is wrong).
+    """
+    form.is_valid()
+    values = {f: form.cleaned_data[f] for f in DECK_FIELDS if f in form.cleaned_data and f not in form.errors}
+    if form.fixed_game:
+        values["game"] = form.fixed_game
+    if "commander" in form.errors:
+        values.pop("decklist", None)
+    for field, problems in deck_problems(**values).items():
+        for problem in problems:
+            form.add_error(field, problem)
+    return values
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_new(request: HttpRequest) -> HttpResponse:
+    """``/decks/new/``: register a deck with the builder or the paste box."""
+    requested_game = request.GET.get("game")
+    form = DeckForm(
+        request.POST or None,
+        initial={"pilot": "greedy", "game": requested_game if requested_game in GameName.values else None},
+    )
+    if request.method == "POST":
+        values = _deck_errors(form)
+        if not form.errors:
+            try:
+                deck = deck_register(owner=request.user, **values)
+            except ValidationError as exc:
+                _file_errors(form, exc)
+            else:
+                messages.success(request, f"Registered “{deck.name}” (version 1).")
+                return redirect(deck)
+    return render(request, "decks/form.html", _builder_context(form, deck=None))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_edit(request: HttpRequest, deck_id: int) -> HttpResponse:
+    """``/decks/<id>/edit/``: the owner changes the deck; new cards or pilot make a new version."""
+    deck = _get_deck(deck_id, include_archived=False)
+    if not can_edit_deck(request.user, deck):
+        raise PermissionDenied("only the owner of a deck can edit it")
+    latest = deck.latest_version
+    label = games[deck.game].commander_label
+    pattern = commander_line_pattern(label)
+    cards_text = "\n".join(line for line in latest.decklist.splitlines() if not pattern.match(line)) + "\n"
+    form = DeckForm(
+        request.POST or None,
+        fixed_game=deck.game,
+        initial={"name": deck.name, "pilot": latest.pilot, "commander": latest.commander, "decklist": cards_text},
+    )
+    if request.method == "POST":
+        values = _deck_errors(form)
+        if not form.errors:
+            values.pop("game", None)
+            try:
+                version = deck_update(deck=deck, actor=request.user, **values)
+            except ValidationError as exc:
+                _file_errors(form, exc)
+            else:
+                if version.number != latest.number:
+                    messages.success(request, f"Saved as version {version.number}; version {latest.number} is kept.")
+                else:
+                    messages.info(request, f"Saved. Cards and pilot are unchanged: still version {version.number}.")
+                return redirect(deck)
+    return render(request, "decks/form.html", _builder_context(form, deck=deck))
+
+
+def _file_errors(form: DeckForm, exc: ValidationError) -> None:
+    for field, problems in exc.message_dict.items():
+        for problem in problems:
+            form.add_error(field if field in form.fields else None, problem)
+
+
+# --------------------------------------------------------------------------- a deck
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    """One line of a rendered decklist: the count and the card's face (None if the pool
+    no longer has a card of that name)."""
+
+    name: str
+    count: int
+    face: CardFace | None
+
+
+@dataclass(frozen=True)
+class VersionChange:
+    """What a version changed compared with the one before it."""
+
+    version: DeckVersion
+    added: list[tuple[str, int]]
+    removed: list[tuple[str, int]]
+    commander: str | None
+    pilot: str | None
+    card_count: int
+
+
+def _version_changes(versions: list[DeckVersion]) -> list[VersionChange]:
+    """Each version (newest first) with its changes against the previous one."""
+    changes = []
+    ordered = sorted(versions, key=lambda v: v.number)
+    previous = None
+    for version in ordered:
+        deck = version.to_engine()
+        counts = deck.counts()
+        added: list[tuple[str, int]] = []
+        removed: list[tuple[str, int]] = []
+        commander = pilot = None
+        if previous is not None:
+            before = previous.to_engine().counts()
+            for name in sorted(set(counts) | set(before)):
+                delta = counts.get(name, 0) - before.get(name, 0)
+                if delta > 0:
+                    added.append((name, delta))
+                elif delta < 0:
+                    removed.append((name, -delta))
+            commander = version.commander if version.commander != previous.commander else None
+            pilot = version.pilot if version.pilot != previous.pilot else None
+        changes.append(VersionChange(version, added, removed, commander, pilot, deck.size))
+        previous = version
+    return list(reversed(changes))
+
+
+def _get_deck(deck_id: int, *, include_archived: bool) -> Deck:
+    try:
+        return deck_get(deck_id=deck_id, include_archived=include_archived)
+    except Deck.DoesNotExist:
+        raise Http404(f"no deck {deck_id}") from None
+
+
+@require_safe
+def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
+    """``/decks/<id>/?version=N``: a version (the latest by default) as cards, and the history."""
+    deck = _get_deck(deck_id, include_archived=True)
+    latest = deck.latest_version
+    version = latest
+    wanted = request.GET.get("version")
+    if wanted and wanted.isdigit() and int(wanted) != latest.number:
+        try:
+            version = deck_version_get(deck=deck, number=int(wanted))
+        except DeckVersion.DoesNotExist:
+            raise Http404(f"deck {deck_id} has no version {wanted}") from None
+    decklist = version.to_engine()
+    entries = [DeckEntry(name, count, card_by_name(game=deck.game, name=name)) for name, count in decklist.cards]
+    groups: dict[str, list[DeckEntry]] = {}
+    for entry in sorted(entries, key=lambda e: (e.face.type if e.face else "~", e.name)):
+        title = entry.face.type_title if entry.face else "Other"
+        groups.setdefault(title, []).append(entry)
+    return render(
+        request,
+        "decks/detail.html",
+        {
+            "deck": deck,
+            "version": version,
+            "is_latest": version.number == latest.number,
+            "commander": card_by_name(game=deck.game, name=version.commander) if version.commander else None,
+            "commander_label": games[deck.game].commander_label,
+            "groups": [{"title": title, "entries": items, "count": sum(e.count for e in items)}
+                       for title, items in groups.items()],
+            "card_count": decklist.size,
+            "history": _version_changes(list(deck_versions(deck=deck))),
+            "can_edit": can_edit_deck(request.user, deck),
+            "can_delete": can_delete_deck(request.user, deck),
+            "matches": recent_matches(deck=deck.pk),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_delete(request: HttpRequest, deck_id: int) -> HttpResponse:
+    """``/decks/<id>/delete/``: GET asks, POST archives the deck (owner only)."""
+    deck = _get_deck(deck_id, include_archived=False)
+    if not can_delete_deck(request.user, deck):
+        raise PermissionDenied("only the owner of a deck can delete it")
+    if request.method == "POST":
+        deck_archive(deck=deck, actor=request.user)
+        messages.success(request, f"Deleted “{deck.name}”. Matches it played keep their replays.")
+        return redirect("accounts:profile", username=request.user.get_username())
+    return render(request, "decks/delete.html", {"deck": deck})
