@@ -10,4 +10,5 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("decks.urls")),  # accounts, players, cards, decks, and their API with schema and docs
+    path("", include("matches.urls")),
 ]

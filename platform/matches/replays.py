@@ -53,7 +53,7 @@ def replay_frames(
     """One frame per position of the game, from the start to the end.
 
     Each frame is ``{"index", "seat", "action", "events", "views"}``: ``index`` -1 is the
-    opening (its events are the game's opening events, where the game reports them), then
+    opening (with the events of setting the game up), then
     0, 1, ... for each action, with the acting ``seat`` and the ``action`` JSON. ``views``
     maps ``"public"`` to ``view(None)`` and ``"0"``, ``"1"``, ... to each seat's
     ``view(seat)`` (the seats' views only with ``all_seats``: a replay shows every seat's
@@ -63,11 +63,7 @@ def replay_frames(
     """
     frames: list[dict[str, Any]] = []
     for index, state, events in replay_states(replay):
-        if index < 0:
-            events = list(getattr(state, "opening_events", None) or [])
-            seat, action = None, None
-        else:
-            seat, action = replay.actions[index]
+        seat, action = replay.actions[index] if index >= 0 else (None, None)
         views: dict[str, Any] = {"public": state.view(None)}
         if all_seats:
             for s in range(state.num_seats):

@@ -55,7 +55,7 @@ def index(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "matches/index.html", {
-        "page": page,
+        "page_obj": page,
         "filters": filters,
         "filter_errors": filter_errors,
         "query": query.urlencode(),
@@ -101,9 +101,12 @@ def new(request: HttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match: live status and progress, result, games, bot errors, links to replays."""
     match = _visible_match(request, match_id)
+    wins = (match.result or {}).get("wins") or []
+    entries = [{**entry, "wins": wins[entry["seat"]] if entry["seat"] < len(wins) else 0}
+               for entry in match_seat_labels(match)]
     return render(request, "matches/detail.html", {
         "match": match,
-        "entries": match_seat_labels(match),
+        "entries": entries,
         "initial": json_ready(MatchDetailSerializer(match).data),
         "live": live_updates_enabled(),
     })

@@ -1,0 +1,239 @@
+// Board renderers of the replay viewer: one per game, each drawing a frame from the views
+// the engine produced (state.view(seat) per seat, state.view(None) as "public").
+//
+// renderBoard(container, ctx): ctx.views ({public, "0", "1", ...}), ctx.perspective
+// ("all", "public" or a seat number as a string), ctx.seats (per engine seat: deck,
+// owner, pilot), ctx.frame, ctx.final (last frame), ctx.outcome and ctx.tiebreak (the
+// game's final outcome and its Match the Twos records).
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const titleCase = (text) => String(text ?? "").replaceAll("_", " ").replace(/^\w/, (c) => c.toUpperCase());
+
+function seatLabel(ctx, seat) {
+  const info = ctx.seats[seat];
+  return info ? `Seat ${seat} · ${info.deck}` : `Seat ${seat}`;
+}
+
+/** The view to draw the shared board from: a seat's own, or the public one. */
+function baseView(ctx) {
+  if (ctx.perspective !== "all" && ctx.perspective !== "public" && ctx.views[ctx.perspective]) {
+    return ctx.views[ctx.perspective];
+  }
+  return ctx.views.public;
+}
+
+/** Seats whose hidden cards are shown under the current perspective. */
+function shownSeats(ctx) {
+  if (ctx.perspective === "all") return Object.keys(ctx.views).filter((k) => k !== "public").map(Number);
+  if (ctx.perspective === "public") return [];
+  return [Number(ctx.perspective)];
+}
+
+function cardList(cards, empty = "none") {
+  if (!cards || !cards.length) return el("span", { class: "muted" }, empty);
+  return el("ul", { class: "card-chips" }, cards.map((card) => el("li", { class: "chip", title: card.text ?? null }, card.name)));
+}
+
+function stat(label, value, extra = null) {
+  return el("div", { class: "stat" }, el("span", { class: "stat-label" }, label), el("strong", {}, value), extra);
+}
+
+function outcomeBanner(ctx) {
+  if (!ctx.final || !ctx.outcome) return null;
+  const places = ctx.outcome.places ?? [];
+  const winner = ctx.outcome.winner;
+  const head = winner === null || winner === undefined
+    ? "The game is a draw"
+    : `${seatLabel(ctx, winner)} wins`;
+  return el("div", { class: "outcome-banner", "data-outcome": true },
+    el("strong", {}, `${head} by ${ctx.outcome.reason}.`),
+    el("span", { class: "muted" }, ` Places: ${places.map((p, s) => `seat ${s}: ${p}`).join(", ")}`),
+    tiebreakPanel(ctx));
+}
+
+function tiebreakPanel(ctx) {
+  if (!ctx.tiebreak || !ctx.tiebreak.length) return null;
+  return el("div", { class: "tiebreak", "data-tiebreak": true },
+    el("h3", {}, "Match the Twos"),
+    ctx.tiebreak.map((record) => el("div", { class: "tiebreak-group" },
+      el("p", {}, `Tie between ${record.seats.map((s) => `seat ${s}`).join(" and ")}`),
+      el("ol", { class: "tiebreak-rounds" }, record.rounds.map((round) => el("li", {},
+        round.reveals.map((reveal) => el("span", { class: `reveal${reveal.matched_cq !== null ? " matched" : ""}` },
+          `Seat ${reveal.seat}: ${reveal.cards.join(" + ")}`,
+          reveal.matched_cq !== null ? ` (match, CQ ${reveal.matched_cq})` : " (no match)")),
+        round.winner !== null ? el("strong", {}, ` → seat ${round.winner} takes the place`) : null))),
+      record.shared.length ? el("p", {}, `The piles ran out: ${record.shared.map((s) => `seat ${s}`).join(", ")} share the place.`) : null)));
+}
+
+// ------------------------------------------------------------------ Conquest
+
+function conquestUnit(ctx, unit, location, seat) {
+  if (!unit) return el("div", { class: "unit unit-empty" }, "—");
+  if (unit.face_down) {
+    // The owner's own view names a face-down card; show it when that seat's cards are shown.
+    const ownView = shownSeats(ctx).includes(seat) ? ctx.views[String(seat)] : null;
+    const own = ownView?.locations?.find((loc) => loc.number === location.number)?.units?.[seat];
+    return el("div", { class: "unit unit-face-down", title: "Face down" },
+      el("span", { class: "unit-name" }, own?.name ? own.name : "Face-down card"),
+      el("span", { class: "unit-tags" }, el("span", { class: "unit-tag" }, "face down")));
+  }
+  const badges = [unit.muted ? "Muted" : null, unit.plagued ? "Plagued" : null].filter(Boolean);
+  return el("div", { class: `unit unit-revealed${unit.plagued ? " unit-plagued" : ""}${unit.muted ? " unit-muted" : ""}` },
+    el("span", { class: "unit-name" }, unit.name),
+    el("span", { class: "unit-cq", title: `printed CQ ${unit.printed_cq}; counts ${unit.counts}` }, `CQ ${unit.cq}`),
+    badges.length ? el("span", { class: "unit-tags" }, badges.map((b) => el("span", { class: "unit-tag" }, b))) : null);
+}
+
+function renderConquest(container, ctx) {
+  const view = baseView(ctx);
+  const shown = shownSeats(ctx);
+  const seats = view.players.map((p) => p.seat);
+  const header = el("div", { class: "board-header" },
+    stat("Battle", `${view.battle} of ${view.params?.battles ?? "?"}`),
+    stat("Skirmish", titleCase(view.skirmish)),
+    stat("Phase", titleCase(view.phase)),
+    stat("Active", `Seat ${view.active}`),
+    stat("To act", view.to_act.length ? view.to_act.map((s) => `Seat ${s}`).join(", ") : "—"));
+
+  const players = el("div", { class: "cq-players" }, view.players.map((p) => {
+    const hand = shown.includes(p.seat) ? ctx.views[String(p.seat)]?.hand : null;
+    return el("section", { class: `cq-player seat-${p.seat}`, "data-seat": p.seat },
+      el("h3", {}, seatLabel(ctx, p.seat)),
+      el("div", { class: "stat-row" },
+        stat("Conquest Pool", p.conquest),
+        stat("Hand", p.hand_count),
+        stat("Deck", p.deck_count),
+        stat("Discard", p.discard.length)),
+      el("p", { class: "celestial" }, el("span", { class: "stat-label" }, "Celestial "),
+        el("strong", {}, p.celestial?.name ?? "—"), p.celestial_played ? el("span", { class: "unit-tag" }, "played") : null),
+      el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Upload Zone"), cardList(p.uploads, "empty")),
+      hand ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(hand, "empty")) : null);
+  }));
+
+  const locations = el("div", { class: "cq-locations" }, view.locations.map((loc) => el("section", {
+    class: `location location-${loc.kind}${loc.in_skirmish ? " in-skirmish" : ""}`, "data-location": loc.number,
+  },
+  el("h4", {}, loc.label, el("span", { class: "muted" }, loc.kind === "extra" ? " extra" : ` ${loc.kind}`)),
+  seats.map((seat) => el("div", { class: `slot seat-${seat}` },
+    el("span", { class: "slot-seat" }, `S${seat}`), conquestUnit(ctx, loc.units[seat], loc, seat))))));
+
+  let windowBox = null;
+  if (view.window) {
+    const w = view.window;
+    windowBox = el("div", { class: "response-window" },
+      el("strong", {}, `Response window: Seat ${w.revealed.seat} revealed ${w.revealed.name} at Location ${w.revealed.location}`),
+      w.pending ? el("p", {}, `Pending: ${w.pending}`) : null,
+      w.responses.length ? el("p", {}, `Responses: ${w.responses.map((r) => `Seat ${r.seat}: ${r.name}`).join(", ")}`) : null,
+      el("p", { class: "muted" }, `Waiting for Seat ${w.waiting_for}`));
+  }
+  container.replaceChildren(el("div", { class: "board-conquest" }, header, outcomeBanner(ctx), windowBox, locations, players));
+}
+
+// ------------------------------------------------------------------ TempoFront
+
+const FRONTS = ["left", "center", "right"];
+
+function tfUnit(unit) {
+  if (!unit) return el("div", { class: "unit unit-empty" }, "—");
+  const statuses = Object.entries(unit.statuses ?? {}).filter(([, n]) => n).map(([name, n]) => `${titleCase(name)} ${n}`);
+  return el("div", { class: `unit unit-revealed${unit.ready ? "" : " unit-exhausted"}`, title: unit.text ?? null },
+    el("span", { class: "unit-name" }, unit.name),
+    el("span", { class: "unit-stats" }, `${unit.power}/${unit.vitality - unit.damage}`,
+      unit.damage ? el("span", { class: "muted" }, ` (${unit.damage} dmg)`) : null),
+    el("span", { class: "unit-meta" }, `Presence ${unit.presence}${unit.armor ? ` · Armor ${unit.armor}` : ""}`),
+    el("span", { class: "unit-tags" }, [...(unit.keywords ?? []), ...statuses, unit.ready ? null : "Exhausted"]
+      .filter(Boolean).map((k) => el("span", { class: "unit-tag" }, k))),
+    unit.attachments?.length ? el("span", { class: "unit-attach" }, `+ ${unit.attachments.map((a) => a.name).join(", ")}`) : null);
+}
+
+function tfPlayer(ctx, p, view) {
+  const shown = shownSeats(ctx).includes(p.seat);
+  const own = shown ? ctx.views[String(p.seat)] : null;
+  return el("section", { class: `tf-player seat-${p.seat}${view.to_act.includes(p.seat) ? " acting" : ""}`, "data-seat": p.seat },
+    el("h3", {}, seatLabel(ctx, p.seat), view.initiative === p.seat ? el("span", { class: "unit-tag" }, "Initiative") : null,
+      p.passed ? el("span", { class: "unit-tag" }, "Passed") : null),
+    el("p", { class: "leader", title: p.leader.text }, el("span", { class: "stat-label" }, "Leader "), el("strong", {}, p.leader.name),
+      p.leader.used ? el("span", { class: "unit-tag" }, "used") : null),
+    el("div", { class: "stat-row" },
+      stat("Integrity", p.integrity),
+      stat("Dominion", p.dominion),
+      stat("Focus", `${p.focus}/${p.max_focus}`),
+      stat("Time", p.time),
+      stat("Hand", p.hand_count),
+      stat("Deck", p.deck_count),
+      stat("Reserve", p.reserve_count),
+      stat("Discard", p.discard.length)),
+    own ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(own.hand, "empty")) : null,
+    own && own.reserve?.length ? el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Reserve"), cardList(own.reserve)) : null,
+    own && own.scouting?.length ? el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Scouting"), cardList(own.scouting)) : null);
+}
+
+function timeline(view) {
+  const max = view.timeline ?? 12;
+  const marks = [];
+  for (let t = 0; t <= max; t += 1) marks.push(el("span", { class: "tick", style: `left:${(100 * t) / max}%` }, t));
+  return el("div", { class: "timeline", "aria-label": "Timeline" },
+    el("span", { class: "stat-label" }, "Timeline"),
+    el("div", { class: "timeline-track" }, marks,
+      view.players.map((p) => el("span", {
+        class: `time-marker seat-${p.seat}`, style: `left:${(100 * Math.min(p.time, max)) / max}%`,
+        title: `Seat ${p.seat}: Time ${p.time}`,
+      }, `S${p.seat}`))));
+}
+
+function renderTempoFront(container, ctx) {
+  const view = baseView(ctx);
+  const [near, far] = [view.players[0], view.players[1]];
+  const header = el("div", { class: "board-header" },
+    stat("Cycle", view.cycle),
+    stat("Phase", titleCase(view.phase)),
+    stat("Initiative", `Seat ${view.initiative}`),
+    stat("To act", view.to_act.length ? view.to_act.map((s) => `Seat ${s}`).join(", ") : "—"));
+  const fronts = el("div", { class: "tf-fronts" }, FRONTS.map((front) => el("section", { class: "front", "data-front": front },
+    el("h4", {}, `${titleCase(front)} Front`,
+      el("span", { class: "muted" }, ` Presence ${view.presence[front][0]} : ${view.presence[front][1]}`)),
+    el("div", { class: "row seat-1", "data-row": "support" }, el("span", { class: "slot-seat" }, "S1 Support"), tfUnit(view.board[1][front].support)),
+    el("div", { class: "row seat-1", "data-row": "vanguard" }, el("span", { class: "slot-seat" }, "S1 Vanguard"), tfUnit(view.board[1][front].vanguard)),
+    el("div", { class: "row site", "data-row": "site" }, el("span", { class: "slot-seat" }, "Site"),
+      view.sites[front]
+        ? el("div", { class: `unit unit-site seat-${view.sites[front].owner}`, title: view.sites[front].text },
+          el("span", { class: "unit-name" }, view.sites[front].name),
+          el("span", { class: "unit-meta" }, `Seat ${view.sites[front].owner} · Presence ${view.sites[front].presence}`))
+        : el("div", { class: "unit unit-empty" }, "—")),
+    el("div", { class: "row seat-0", "data-row": "vanguard" }, el("span", { class: "slot-seat" }, "S0 Vanguard"), tfUnit(view.board[0][front].vanguard)),
+    el("div", { class: "row seat-0", "data-row": "support" }, el("span", { class: "slot-seat" }, "S0 Support"), tfUnit(view.board[0][front].support)))));
+  const chain = view.chain?.length
+    ? el("div", { class: "response-window" }, el("strong", {}, "Chain"),
+      el("ol", {}, view.chain.map((item) => el("li", {}, item.text + (item.cancelled ? " (cancelled)" : "")))))
+    : null;
+  container.replaceChildren(el("div", { class: "board-tempofront" },
+    header, outcomeBanner(ctx), timeline(view), chain, tfPlayer(ctx, far, view), fronts, tfPlayer(ctx, near, view)));
+}
+
+// ------------------------------------------------------------------ fallback
+
+function renderGeneric(container, ctx) {
+  container.replaceChildren(el("div", { class: "board-generic" },
+    outcomeBanner(ctx),
+    el("p", { class: "muted" }, "This game has no board drawing yet; its view as the engine reports it:"),
+    el("pre", {}, JSON.stringify(baseView(ctx), null, 1))));
+}
+
+const RENDERERS = { conquest: renderConquest, tempofront: renderTempoFront };
+
+export function renderBoard(container, ctx) {
+  (RENDERERS[ctx.game] ?? renderGeneric)(container, ctx);
+}

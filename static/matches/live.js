@@ -1,0 +1,149 @@
+// Match page: status, progress, result and games, kept current without a reload.
+//
+// The worker broadcasts every change to the match's group (ws/matches/<id>/) after it
+// commits; each "match.update" carries the same JSON as GET /api/matches/<id>/, and
+// "match.progress" tells how far the current game is. When the site has no channel
+// layer that crosses processes (data-live="0"), or the socket fails, the page polls the
+// API every 2 s instead until the match is finished.
+
+const root = document.querySelector("[data-match-page]");
+const POLL_MS = 2000;
+const FINISHED = new Set(["done", "failed"]);
+const STATUS_LABELS = { queued: "Queued", running: "Running", done: "Done", failed: "Failed" };
+
+let entries = [];
+let current = null;
+let pollTimer = null;
+let socket = null;
+
+function deckName(entry) {
+  return entries.find((e) => e.seat === entry)?.deck ?? `Entry ${entry + 1}`;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function progressText(match, game, actions) {
+  if (match.status === "queued") return "Waiting for a worker…";
+  if (match.status === "failed") return "The match failed.";
+  if (match.status === "done") return `Finished: ${match.progress} game${match.progress === 1 ? "" : "s"} played.`;
+  if (match.waiting_for_tiebreak) return `Game ${match.progress} ended tied: Match the Twos is breaking the tie…`;
+  const played = `${match.progress} of up to ${match.best_of} game${match.best_of === 1 ? "" : "s"} finished`;
+  return game ? `Playing game ${game} (${actions} actions so far); ${played}.` : `Playing: ${played}.`;
+}
+
+function renderGames(match) {
+  const body = root.querySelector("[data-games-body]");
+  body.replaceChildren(...match.games.map((game) => {
+    const errors = game.bot_errors.length
+      ? game.bot_errors.map((error) => el("div", { class: "bot-error" }, `Seat ${error.seat}: ${error.text}`))
+      : [el("span", { class: "muted" }, "none")];
+    return el("tr", {},
+      el("td", {}, game.number),
+      el("td", {}, game.seat_order.map(deckName).join(", ")),
+      el("td", {}, game.winner === null ? "Draw" : deckName(game.winner)),
+      el("td", {}, game.reason + (game.tiebreak ? " · Match the Twos" : "")),
+      el("td", {}, game.actions),
+      el("td", {}, ...errors),
+      el("td", {}, el("a", { href: game.replay_url }, "Watch replay")));
+  }));
+  root.querySelector("[data-games-table]").hidden = match.games.length === 0;
+  root.querySelector("[data-games-empty]").hidden = match.games.length > 0;
+}
+
+function render(match, progress = null) {
+  current = match;
+  const pill = root.querySelector("[data-match-status]");
+  pill.textContent = STATUS_LABELS[match.status] ?? match.status;
+  pill.className = `status-pill status-${match.status}`;
+  root.dataset.status = match.status;
+  root.querySelector("[data-match-progress]").textContent =
+    progressText(match, progress?.game, progress?.actions);
+  const bar = root.querySelector("[data-progress-bar]");
+  bar.setAttribute("aria-valuenow", match.progress);
+  bar.firstElementChild.style.width = `${Math.round((100 * match.progress) / match.best_of)}%`;
+  const result = root.querySelector("[data-match-result]");
+  result.hidden = match.status !== "done";
+  if (match.status === "done") {
+    result.replaceChildren(...(match.winner === null
+      ? ["The match is a draw."]
+      : [el("strong", {}, deckName(match.winner)), " wins the match."]));
+  }
+  const error = root.querySelector("[data-match-error]");
+  error.hidden = !match.error;
+  error.textContent = match.error || "";
+  const wins = match.result?.wins ?? [];
+  for (const row of root.querySelectorAll("[data-entry]")) {
+    row.querySelector("[data-entry-wins]").textContent = wins[Number(row.dataset.entry)] ?? 0;
+  }
+  renderGames(match);
+  if (FINISHED.has(match.status)) stopPolling();
+}
+
+function setLiveState(text) {
+  root.querySelector("[data-live-state]").textContent = text;
+}
+
+async function poll() {
+  try {
+    const response = await fetch(root.dataset.apiUrl, { headers: { Accept: "application/json" } });
+    if (response.ok) render(await response.json());
+  } catch (error) {
+    setLiveState("Connection lost; retrying…");
+  }
+}
+
+function startPolling() {
+  if (pollTimer || FINISHED.has(current?.status)) return;
+  setLiveState("Updates every 2 s");
+  pollTimer = setInterval(poll, POLL_MS);
+  poll();
+}
+
+function stopPolling() {
+  if (pollTimer) clearInterval(pollTimer);
+  pollTimer = null;
+  if (FINISHED.has(current?.status)) {
+    setLiveState("Final");
+    socket?.close();
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  try {
+    socket = new WebSocket(`${scheme}://${location.host}${root.dataset.wsPath}`);
+  } catch (error) {
+    startPolling();
+    return;
+  }
+  socket.addEventListener("open", () => setLiveState("Live updates"));
+  socket.addEventListener("message", (message) => {
+    const event = JSON.parse(message.data);
+    if (event.type === "match.update") render(event.match);
+    else if (event.type === "match.progress" && current?.status === "running") {
+      root.querySelector("[data-match-progress]").textContent = progressText(current, event.game, event.actions);
+    }
+  });
+  // A socket that fails or drops falls back to polling; finished matches need neither.
+  socket.addEventListener("close", () => { if (!FINISHED.has(current?.status)) startPolling(); });
+  socket.addEventListener("error", () => startPolling());
+}
+
+if (root) {
+  entries = JSON.parse(document.getElementById("match-entries").textContent);
+  render(JSON.parse(document.getElementById("match-initial").textContent));
+  if (!FINISHED.has(current.status)) {
+    if (root.dataset.live === "1") connect();
+    else startPolling();
+  } else {
+    setLiveState("Final");
+  }
+}

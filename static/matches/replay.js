@@ -1,0 +1,229 @@
+// Replay viewer: fetches GET /api/matches/<id>/replay/?game=N (the replay with the frames
+// the engine reconstructed from its action log), draws the board of the current frame,
+// keeps the event log beside it, and steps, jumps, plays at a chosen speed and links to
+// any action (?game=N&action=K, K = 0 for the start).
+
+import { renderBoard } from "./boards.js";
+
+const root = document.querySelector("[data-replay]");
+
+const state = {
+  data: null,
+  game: 1,
+  position: 0, // 0 = before the first action; K = after action K
+  perspective: "all",
+  timer: null,
+};
+
+const $ = (selector) => root.querySelector(selector);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function seatName(seat) {
+  const info = state.data.seats[seat];
+  return info ? `Seat ${seat} · ${info.deck}` : `Seat ${seat}`;
+}
+
+function lastPosition() {
+  return state.data.frames.length - 1;
+}
+
+function permalink(position = state.position) {
+  const url = new URL(location.href);
+  url.searchParams.set("game", state.game);
+  url.searchParams.set("action", position);
+  return url;
+}
+
+function visible(event) {
+  if (event.private_to === undefined || event.private_to === null) return true;
+  if (state.perspective === "all") return true;
+  return String(event.private_to) === state.perspective;
+}
+
+// ------------------------------------------------------------------ log
+
+function actionLabel(frame) {
+  if (frame.index < 0) return "Start";
+  const kind = frame.action?.kind ?? "action";
+  return `${frame.index + 1}. ${seatName(frame.seat)}: ${kind.replaceAll("_", " ")}`;
+}
+
+function renderLog() {
+  const log = $("[data-log]");
+  const items = state.data.frames.map((frame, position) => {
+    const lines = frame.events.filter(visible).map((event) =>
+      el("li", { class: `log-event log-${event.kind}${event.private_to !== undefined ? " log-private" : ""}` },
+        event.text));
+    return el("li", { class: "log-frame", "data-position": position },
+      el("button", { type: "button", class: "log-action", onclick: () => go(position) }, actionLabel(frame)),
+      lines.length ? el("ul", {}, ...lines) : null);
+  });
+  log.replaceChildren(...items);
+}
+
+function highlightLog() {
+  const log = $("[data-log]");
+  log.querySelector(".log-frame.current")?.classList.remove("current");
+  const item = log.querySelector(`[data-position="${state.position}"]`);
+  if (item) {
+    item.classList.add("current");
+    const box = log.parentElement;
+    const top = item.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - item.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ board and controls
+
+function draw() {
+  const frame = state.data.frames[state.position];
+  renderBoard($("[data-board]"), {
+    game: state.data.game,
+    views: frame.views,
+    perspective: state.perspective,
+    seats: state.data.seats,
+    frame,
+    final: state.position === lastPosition(),
+    outcome: state.data.outcome,
+    tiebreak: state.data.tiebreak,
+  });
+  $("[data-slider]").value = state.position;
+  $("[data-counter]").textContent = `Action ${state.position} of ${lastPosition()}`;
+  $("[data-permalink]").href = permalink().toString();
+  history.replaceState(null, "", permalink());
+  highlightLog();
+}
+
+function go(position) {
+  state.position = Math.max(0, Math.min(lastPosition(), position));
+  if (state.position === lastPosition()) pause();
+  draw();
+}
+
+function play() {
+  if (state.timer) return;
+  if (state.position === lastPosition()) state.position = 0;
+  $("[data-play]").textContent = "❚❚ Pause";
+  $("[data-play]").setAttribute("aria-label", "Pause");
+  state.timer = setInterval(() => go(state.position + 1), Number($("[data-speed]").value));
+}
+
+function pause() {
+  if (state.timer) clearInterval(state.timer);
+  state.timer = null;
+  $("[data-play]").textContent = "▶ Play";
+  $("[data-play]").setAttribute("aria-label", "Play");
+}
+
+function setupPerspectives() {
+  const select = $("[data-perspective]");
+  const options = [];
+  if (state.data.all_seats) options.push(["all", "Every seat's cards"]);
+  state.data.seats.forEach((seat) => {
+    if (state.data.all_seats) options.push([String(seat.seat), `${seatName(seat.seat)}'s view`]);
+  });
+  options.push(["public", "Spectator (public)"]);
+  select.replaceChildren(...options.map(([value, label]) => el("option", { value }, label)));
+  if (!options.some(([value]) => value === state.perspective)) state.perspective = options[0][0];
+  select.value = state.perspective;
+}
+
+function bindControls() {
+  for (const button of root.querySelectorAll("[data-step]")) {
+    button.addEventListener("click", () => {
+      pause();
+      const step = button.dataset.step;
+      go(step === "first" ? 0 : step === "last" ? lastPosition()
+        : state.position + (step === "forward" ? 1 : -1));
+    });
+  }
+  $("[data-play]").addEventListener("click", () => (state.timer ? pause() : play()));
+  $("[data-slider]").addEventListener("input", (event) => { pause(); go(Number(event.target.value)); });
+  $("[data-speed]").addEventListener("change", () => { if (state.timer) { pause(); play(); } });
+  $("[data-perspective]").addEventListener("change", (event) => {
+    state.perspective = event.target.value;
+    renderLog();
+    draw();
+  });
+  $("[data-permalink]").addEventListener("click", async (event) => {
+    event.preventDefault();
+    const url = permalink().toString();
+    try {
+      await navigator.clipboard.writeText(url);
+      event.target.textContent = "Link copied";
+    } catch (error) {
+      event.target.textContent = "Link in the address bar";
+    }
+    setTimeout(() => { event.target.textContent = "Permalink"; }, 1500);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowRight") { pause(); go(state.position + 1); }
+    else if (event.key === "ArrowLeft") { pause(); go(state.position - 1); }
+    else if (event.key === "Home") { pause(); go(0); }
+    else if (event.key === "End") { pause(); go(lastPosition()); }
+    else if (event.key === " ") { event.preventDefault(); state.timer ? pause() : play(); }
+  });
+}
+
+// ------------------------------------------------------------------ loading
+
+function showError(message) {
+  const box = $("[data-replay-error]");
+  box.textContent = message;
+  box.hidden = false;
+  $("[data-replay-loading]").hidden = true;
+}
+
+async function load() {
+  const params = new URLSearchParams(location.search);
+  state.game = Math.max(1, Number(params.get("game")) || 1);
+  const wanted = Number(params.get("action"));
+  for (const tab of root.querySelectorAll("[data-game-tab]")) {
+    if (Number(tab.dataset.gameTab) === state.game) tab.setAttribute("aria-current", "page");
+  }
+  let response;
+  try {
+    response = await fetch(`${root.dataset.apiUrl}?game=${state.game}`, { headers: { Accept: "application/json" } });
+  } catch (error) {
+    showError("The replay could not be loaded: the site did not answer.");
+    return;
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const problems = body?.error?.fields?.replay ?? [];
+    showError((body?.error?.message ?? `The replay could not be loaded (HTTP ${response.status}).`)
+      + (problems.length > 1 ? ` (${problems.length} problems)` : ""));
+    return;
+  }
+  state.data = body;
+  $("[data-game-title]").textContent = `· game ${body.number} of ${body.games}`;
+  $("[data-replay-loading]").hidden = true;
+  $("[data-replay-body]").hidden = false;
+  $("[data-slider]").max = lastPosition();
+  $("[data-verified]").textContent = body.verified_at
+    ? `Reconstructed by the engine from its log of ${body.actions.length} actions; verified ${new Date(body.verified_at).toLocaleString()}.`
+    : `Reconstructed by the engine from its log of ${body.actions.length} actions.`;
+  setupPerspectives();
+  bindControls();
+  renderLog();
+  state.position = Number.isFinite(wanted) && params.has("action") ? Math.max(0, Math.min(lastPosition(), wanted)) : 0;
+  draw();
+}
+
+if (root && Number(root.dataset.games) > 0) load();
