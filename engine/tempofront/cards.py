@@ -418,7 +418,7 @@ def _card_from_table(file: str, table: Any, index: int) -> Card:
     allowed = _ALLOWED_FIELDS[type_] | _COMMON_FIELDS
     for key in table:
         if key not in allowed:
-            raise check.fail(key, f"is not a field of a {TYPE_TITLES[type_]} card")
+            raise check.fail(key, f"is not a field of {_a(TYPE_TITLES[type_])} card")
     card = Card(name, type_, file)
     flavor = table.get("flavor", "")
     if not isinstance(flavor, str):
@@ -487,7 +487,7 @@ def _card_from_table(file: str, table: Any, index: int) -> Card:
     if "passive" in table:
         _passives(check, table["passive"], card)
     if type_ in (TACTIC, REACTION) and not card.play:
-        raise check.fail("play", f"is required: a {TYPE_TITLES[type_]} needs effects")
+        raise check.fail("play", f"is required: {_a(TYPE_TITLES[type_])} needs effects")
     if card.choose and not _uses_chosen(card):
         raise check.fail("choose", "is given but no effect targets 'chosen' or a chosen Front")
     if type_ == LEADER and not (card.activated or card.auras or card.strike_leader_bonus or card.cycle_end):
@@ -500,6 +500,10 @@ def _card_from_table(file: str, table: Any, index: int) -> Card:
                 raise check.fail("react_to", f"must list only {', '.join(sorted(ACTOR_KINDS))} when an effect targets 'actor'")
     card.text = card_text(card)
     return card
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "AEIOU" else "a ") + word
 
 
 def _uses_chosen(card: Card) -> bool:
@@ -631,7 +635,8 @@ def card_text(card: Card) -> str:
             parts.append("Respond to any action.")
         else:
             kinds = [PENDING_KINDS[k] for k in PENDING_KINDS if k in card.react_to]
-            parts.append("Respond to " + (" or ".join(kinds)) + ".")
+            listed = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+            parts.append(f"Respond to {listed}.")
     for trigger, label in TRIGGERS.items():
         effects = getattr(card, trigger)
         if effects:

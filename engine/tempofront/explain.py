@@ -81,6 +81,10 @@ def explain(state: TempoState, seat: int, action: Action) -> IllegalAction:
     return IllegalAction(f"{action} is not legal now", "legal actions")
 
 
+def _a(word: str) -> str:
+    return ("an " if word[0] in "AEIOU" else "a ") + word
+
+
 def _costs(state: TempoState, seat: int, focus: int, time: int) -> IllegalAction | None:
     p = state.players[seat]
     if focus > p.focus:
@@ -114,7 +118,7 @@ def _explain_card(state: TempoState, seat: int, action: Action, *, reaction: boo
     expected = _CARD_KINDS[kind]
     if card.type != expected:
         rule = "T5 Reactions" if REACTION in (card.type, expected) else "card types"
-        return IllegalAction(f"{card.name} is a {TYPE_TITLES[card.type]}, not a {TYPE_TITLES[expected]}", rule)
+        return IllegalAction(f"{card.name} is {_a(TYPE_TITLES[card.type])}, not {_a(TYPE_TITLES[expected])}", rule)
     focus, time, _ = state._cost(p, card)
     problem = _costs(state, seat, focus, time)
     if problem:

@@ -25,9 +25,8 @@ def deck_problems(decklist: Decklist, params: Params | None = None) -> list[str]
     elif leader not in BY_NAME:
         problems.append(f"unknown Leader '{leader}'")
     elif BY_NAME[leader].type != LEADER:
-        problems.append(f"{leader} is an {TYPE_TITLES[BY_NAME[leader].type]}, not a Leader"
-                        if BY_NAME[leader].type in ("entity", "attachment")
-                        else f"{leader} is a {TYPE_TITLES[BY_NAME[leader].type]}, not a Leader")
+        title = TYPE_TITLES[BY_NAME[leader].type]
+        problems.append(f"{leader} is {'an' if title[0] in 'AEIOU' else 'a'} {title}, not a Leader")
     for name, count in decklist.counts().items():
         card = BY_NAME.get(name)
         if card is None:

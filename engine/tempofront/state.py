@@ -1079,7 +1079,7 @@ class TempoState:
                 continue
             paused = self._resolve_item(item, events)
             if self._outcome is not None:
-                chain.clear()
+                # The match is over: what was still pending stays on the chain, unresolved.
                 return
             if paused:
                 self.phase = "scout"
@@ -1429,7 +1429,6 @@ class TempoState:
         scores = tuple({"dominion": p.dominion, "integrity": p.integrity} for p in self.players)
         self._outcome = Outcome(places=places, scores=scores, reason=reason, detail=detail)
         self.phase = "over"
-        self.chain.clear()
 
     # ----------------------------------------------------------------- Scout and draws
 
