@@ -62,7 +62,6 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "accounts",
     "decks",
-    "cards",
     "matches",
 ]
 

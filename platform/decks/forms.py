@@ -11,7 +11,7 @@ import re
 
 from django import forms
 
-from cards.selectors import commanders
+from decks.cards.selectors import commanders
 from decks.models import GameName
 from decks.services import DECKLIST_MAX_CHARS, NAME_MAX_LENGTH
 from engine import games

@@ -10,9 +10,9 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from cards import api as cards_api
 from decks import api as decks_api
 from decks import views
+from decks.cards import api as cards_api
 
 deck_patterns = [
     path("", views.deck_index, name="index"),
@@ -38,7 +38,7 @@ api_patterns = [
 
 urlpatterns = [
     path("", include("accounts.urls")),
-    path("cards/", include("cards.urls")),
+    path("cards/", include("decks.cards.urls")),
     path("decks/", include((deck_patterns, "decks"))),
     path("api/", include((api_patterns, "api"))),
 ]

@@ -14,7 +14,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.selectors import recent_matches
-from cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool
+from decks.cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool
 from decks.forms import DeckForm, commander_line_pattern
 from decks.models import Deck, DeckVersion, GameName
 from decks.permissions import can_delete_deck, can_edit_deck

@@ -10,9 +10,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from cards.selectors import GAME_TITLES, card_get, card_search, card_types
-from cards.serializers import CardSerializer
 from config.api import ErrorSerializer
+from decks.cards.selectors import GAME_TITLES, card_get, card_search, card_types
+from decks.cards.serializers import CardSerializer
 
 
 class CardListView(generics.GenericAPIView):

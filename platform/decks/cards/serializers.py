@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from cards.selectors import CardFace
+from decks.cards.selectors import CardFace
 
 
 class CardSerializer(serializers.Serializer):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import views
+from decks.cards import views
 
 app_name = "cards"
 

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
-from cards.selectors import GAME_TITLES, card_get, card_search, card_types
+from decks.cards.selectors import GAME_TITLES, card_get, card_search, card_types
 from engine import games
 
 #: Card faces per page of the browser.

@@ -1,1 +1,0 @@
-"""Cards: the two games' card pools, browsable and searchable, each card drawn as a card face."""
