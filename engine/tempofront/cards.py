@@ -390,6 +390,8 @@ def _passives(check: _Checker, raw: Any, card: Card) -> None:
             if key != "effect" and key not in PASSIVES[name]:
                 raise check.fail(f"{where}.{key}", f"is not a parameter of {name}")
         if name == "strike_leader_bonus":
+            if card.type != LEADER:
+                raise check.fail(f"{where}.effect", "strike_leader_bonus is only for Leaders")
             card.strike_leader_bonus += check.integer(spec, "amount", default=1, minimum=1, where=f"{where}.")
             continue
         values = {k: check.integer(spec, k, minimum=None, where=f"{where}.")

@@ -62,6 +62,32 @@ _REACTIONS = [c for c in CARDS.values() if c.type == REACTION]
 MIN_REACTION_TIME = min((max(0, c.time - c.prep_time) for c in _REACTIONS), default=99)
 MIN_REACTION_FOCUS = min((max(0, c.focus - c.prep_focus) for c in _REACTIONS), default=99)
 
+# Actions are immutable values, so the ones without a chosen target are built once here:
+# listing legal actions then allocates nothing but the list.
+_SLOT_PARAMS = tuple((("front", FRONTS[i >> 1]), ("row", ROWS[i & 1])) for i in range(6))
+DEPLOY = {cid: tuple(Action("deploy", (("card", cid),) + _SLOT_PARAMS[i]) for i in range(6)) for cid in CARDS}
+PLAY = {cid: Action("play", (("card", cid),)) for cid in CARDS}
+REACT = {cid: Action("react", (("card", cid),)) for cid in CARDS}
+PREPARE = {cid: Action("prepare", (("card", cid),)) for cid in CARDS}
+TAKE = {cid: Action("take", (("card", cid),)) for cid in CARDS}
+SITE_ACTIONS = {cid: tuple(Action("site", (("card", cid), ("front", FRONTS[f]))) for f in range(3)) for cid in CARDS}
+STRIKE = tuple({t: Action("strike", _SLOT_PARAMS[i] + (("target", t),)) for t in ("vanguard", "support", "leader")}
+               for i in range(6))
+SHIFT = tuple(tuple(Action("shift", _SLOT_PARAMS[i] + (("to_front", FRONTS[j >> 1]), ("to_row", ROWS[j & 1])))
+                    for j in range(6)) for i in range(6))
+ACTIVATE = tuple(Action("activate", _SLOT_PARAMS[i]) for i in range(6))
+LEADER_ACTION = Action("leader")
+_TARGETED: dict[tuple[str, str, int, str], Action] = {}
+
+
+def _targeted(kind: str, base: tuple[tuple[str, Any], ...], target: str) -> Action:
+    """An action with a chosen target (memoised: the same few recur all match long)."""
+    key = (kind, base, target)
+    action = _TARGETED.get(key)  # type: ignore[call-overload]
+    if action is None:
+        action = _TARGETED[key] = Action(kind, base + (("target", target),))  # type: ignore[index]
+    return action
+
 
 def parse_pos(text: Any) -> tuple[str, int, int] | None:
     """``"1.left.vanguard"`` -> ("unit", 1, slot); ``"0.leader"`` -> ("leader", 0, -1);
@@ -116,17 +142,20 @@ class Unit:
         vitality = card.vitality + self.buff_vitality
         armor = card.armor
         keywords = card.keywords
+        presence = card.presence
         for cid, _owner in self.attachments:
+            # T14: an Attachment adds its stats and Presence to its Entity (for the
+            # Entity's controller).
             extra = CARDS[cid]
             power += extra.power
             vitality += extra.vitality
             armor += extra.armor
+            presence += extra.presence
             if extra.keywords:
                 keywords = keywords | extra.keywords
         self.power = power
         self.vitality = vitality
-        # T14: an Attachment adds its Presence to its Entity, for the Entity's controller.
-        self.presence = card.presence + sum(CARDS[cid].presence for cid, _owner in self.attachments)
+        self.presence = presence
         if self.silence:
             # Exact rule: Silence. The Entity keeps its stats and printed Presence (T9).
             self.armor = 0
@@ -395,7 +424,7 @@ class TempoState:
             elif phase == "response" or phase == "counter":
                 actions = self._reaction_actions(seat)
             elif phase == "scout":
-                actions = [Action("take", (("card", cid),)) for cid in dict.fromkeys(self.players[seat].scouting)]
+                actions = [TAKE[cid] for cid in dict.fromkeys(self.players[seat].scouting)]
             else:
                 actions = [KEEP, MULLIGAN]
         self._legal = (self._version, seat, actions)
@@ -712,79 +741,81 @@ class TempoState:
             if cost_focus > focus or cost_time > room:
                 continue
             if kind == ENTITY:
+                deploys = DEPLOY[cid]
                 for i in range(6):
                     if mine[i] is None:
-                        base = (("card", cid), ("front", FRONTS[i >> 1]), ("row", ROWS[i & 1]))
                         options = self._options(seat, card.choose, i >> 1) if card.choose else None
                         if options:
-                            out.extend(Action("deploy", base + (("target", o),)) for o in options)
+                            base = deploys[i].params
+                            out.extend(_targeted("deploy", base, o) for o in options)
                         else:
-                            out.append(Action("deploy", base))
+                            out.append(deploys[i])
             elif kind == TACTIC:
                 if card.choose:
-                    out.extend(Action("play", (("card", cid), ("target", o)))
-                               for o in self._options(seat, card.choose, -1))
+                    base = PLAY[cid].params
+                    out.extend(_targeted("play", base, o) for o in self._options(seat, card.choose, -1))
                 else:
-                    out.append(Action("play", (("card", cid),)))
+                    out.append(PLAY[cid])
             elif kind == ATTACHMENT:
                 host_seat = seat if card.attach_to == "friendly" else 1 - seat
                 side = self.board[host_seat]
-                out.extend(Action("attach", (("card", cid), ("target", POS[host_seat][i])))
-                           for i in range(6) if side[i] is not None)
+                base = PLAY[cid].params
+                out.extend(_targeted("attach", base, POS[host_seat][i]) for i in range(6) if side[i] is not None)
             elif kind == SITE:
                 for f in range(3):
-                    base = (("card", cid), ("front", FRONTS[f]))
                     if card.choose:
-                        out.extend(Action("site", base + (("target", o),)) for o in self._options(seat, card.choose, f))
+                        base = SITE_ACTIONS[cid][f].params
+                        out.extend(_targeted("site", base, o) for o in self._options(seat, card.choose, f))
                     else:
-                        out.append(Action("site", base))
+                        out.append(SITE_ACTIONS[cid][f])
         if room >= prm.prepare_time:
             prepared: set[str] = set()
             for cid in p.hand:
                 if cid not in prepared and CARDS[cid].preparable:
                     prepared.add(cid)
-                    out.append(Action("prepare", (("card", cid),)))
+                    out.append(PREPARE[cid])
         foe = self.board[1 - seat]
         for i in range(6):
             unit = mine[i]
             if unit is None:
                 continue
             front = i >> 1
-            where = (("front", FRONTS[front]), ("row", ROWS[i & 1]))
             if (unit.ready and not unit.stun and not unit.structure and unit.power > 0
                     and room >= prm.strike_time and (not i & 1 or unit.ranged)):
                 vanguard = foe[2 * front]
                 support = foe[2 * front + 1]
+                strikes = STRIKE[i]
                 if unit.ranged and (vanguard or support):
                     if vanguard is not None:
-                        out.append(Action("strike", where + (("target", "vanguard"),)))
+                        out.append(strikes["vanguard"])
                     if support is not None:
-                        out.append(Action("strike", where + (("target", "support"),)))
+                        out.append(strikes["support"])
                 else:
-                    nearest = "vanguard" if vanguard else "support" if support else "leader"
-                    out.append(Action("strike", where + (("target", nearest),)))
+                    out.append(strikes["vanguard" if vanguard else "support" if support else "leader"])
             if not unit.shifted and not unit.root and not unit.structure:
                 cost = prm.shift_time_mobile if unit.mobile else prm.shift_time
                 if cost <= room:
+                    shifts = SHIFT[i]
                     for to in ADJACENT[front]:
-                        for row in (0, 1):
-                            if mine[2 * to + row] is None:
-                                out.append(Action("shift", where + (("to_front", FRONTS[to]), ("to_row", ROWS[row]))))
+                        if mine[2 * to] is None:
+                            out.append(shifts[2 * to])
+                        if mine[2 * to + 1] is None:
+                            out.append(shifts[2 * to + 1])
             ability = unit.card.activated
             if (ability is not None and not unit.silence and not unit.stun and not (ability.once and unit.used)
                     and ability.time <= room and ability.focus <= focus):
                 if ability.choose:
-                    out.extend(Action("activate", where + (("target", o),))
-                               for o in self._options(seat, ability.choose, front))
+                    base = ACTIVATE[i].params
+                    out.extend(_targeted("activate", base, o) for o in self._options(seat, ability.choose, front))
                 else:
-                    out.append(Action("activate", where))
+                    out.append(ACTIVATE[i])
         ability = p.leader.activated
         if (ability is not None and not (ability.once and p.leader_used) and ability.time <= room
                 and ability.focus <= focus):
             if ability.choose:
-                out.extend(Action("leader", (("target", o),)) for o in self._options(seat, ability.choose, -1))
+                out.extend(_targeted("leader", (), o) for o in self._options(seat, ability.choose, -1))
             else:
-                out.append(Action("leader"))
+                out.append(LEADER_ACTION)
         out.append(PASS)
         return out
 
@@ -810,10 +841,10 @@ class TempoState:
             if card.needs_actor and not actor_here:
                 continue
             if card.choose:
-                out.extend(Action("react", (("card", cid), ("target", o)))
-                           for o in self._options(seat, card.choose, -1))
+                base = REACT[cid].params
+                out.extend(_targeted("react", base, o) for o in self._options(seat, card.choose, -1))
             else:
-                out.append(Action("react", (("card", cid),)))
+                out.append(REACT[cid])
         out.append(PASS)
         return out
 
@@ -1277,7 +1308,7 @@ class TempoState:
         else:
             both_vanguard = not unit.slot & 1 and not defender.slot & 1
             # Exact rules: Strike and Ranged. Retaliation is not a Strike, so Stun does not
-            # stop it (docs/rules/tempofront.md, "Retaliation").
+            # stop it (docs/rules/tempofront.md, R6).
             retaliates = both_vanguard or defender.ranged
             power = unit.power
             back = defender.power if retaliates else 0
@@ -1285,8 +1316,6 @@ class TempoState:
             if back > 0:
                 self.hurt_unit(unit, back, f"{defender.card.name} retaliated against", events)
             self.check_defeats(events)
-            if self._check_integrity(events):
-                return
         if self._check_integrity(events):
             return
         if unit.card.on_strike and unit.slot >= 0 and not unit.silence:
