@@ -8,6 +8,7 @@ wrong. Decklists are checked by the engine's own deck rules (``Game.parse_deck``
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -58,8 +59,23 @@ def deck_check(*, game: str, decklist: str, name: str = "") -> CheckedDeck:
     try:
         parsed = engine_game.parse_deck(decklist, name=name)
     except DeckError as exc:
-        raise ValidationError({"decklist": list(exc.problems)}) from None
+        raise ValidationError({"decklist": [_other_game_hint(game, p) for p in exc.problems]}) from None
     return CheckedDeck(text=parsed.to_text(engine_game.commander_label), decklist=parsed)
+
+
+_UNKNOWN_NAME = re.compile(r"^unknown \w+ '(?P<name>.+)'$")
+
+
+def _other_game_hint(game: str, problem: str) -> str:
+    """``problem``, saying so when an unknown name is a card of the other game."""
+    match = _UNKNOWN_NAME.match(problem)
+    if not match:
+        return problem
+    name = match.group("name").casefold()
+    for other in GameName:
+        if other.value != game and name in {n.casefold() for n in games[other.value].card_names()}:
+            return f"{problem}: that is a {other.label} card, not a {GameName(game).label} one"
+    return problem
 
 
 def deck_problems(

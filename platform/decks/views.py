@@ -14,7 +14,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.selectors import recent_matches
-from decks.cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool
+from decks.cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool, type_rank
 from decks.forms import DeckForm, commander_line_pattern
 from decks.models import Deck, DeckVersion, GameName
 from decks.permissions import can_delete_deck, can_edit_deck
@@ -224,7 +224,7 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     decklist = version.to_engine()
     entries = [DeckEntry(name, count, card_by_name(game=deck.game, name=name)) for name, count in decklist.cards]
     groups: dict[str, list[DeckEntry]] = {}
-    for entry in sorted(entries, key=lambda e: (e.face.type if e.face else "~", e.name)):
+    for entry in sorted(entries, key=lambda e: (type_rank(e.face.type) if e.face else (99, ""), e.name)):
         title = entry.face.type_title if entry.face else "Other"
         groups.setdefault(title, []).append(entry)
     return render(

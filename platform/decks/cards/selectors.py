@@ -31,6 +31,10 @@ STAT_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("armor", "Armor", "ARM"),
     ("cq", "Conquest", "CQ"),
 )
+#: The order card types are listed in (pools, decklists): creatures first, tricks last.
+TYPE_ORDER: tuple[str, ...] = (
+    "leader", "celestial", "entity", "unit", "site", "attachment", "tactic", "lightspeed", "reaction", "fragment",
+)
 #: Words for the targets a TempoFront reaction or attachment names.
 _ATTACH_WORDS = {"friendly": "a friendly Entity", "enemy": "an enemy Entity", "any": "any Entity"}
 
@@ -155,13 +159,18 @@ def commander_type(game: str) -> str:
 
 @functools.cache
 def card_pool(game: str) -> tuple[CardFace, ...]:
-    """Every card of ``game``, commanders first, then by type and name. ``KeyError`` for an
-    unknown game."""
+    """Every card of ``game``, commanders first, then by type (``TYPE_ORDER``) and name.
+    ``KeyError`` for an unknown game."""
     if game not in GAME_TITLES:
         raise KeyError(game)
     kind = commander_type(game)
     faces = [face_from_json(game, data, commander_type=kind) for data in games[game].cards()]
-    return tuple(sorted(faces, key=lambda f: (not f.is_commander, f.type, f.name.casefold())))
+    return tuple(sorted(faces, key=lambda f: (not f.is_commander, type_rank(f.type), f.name.casefold())))
+
+
+def type_rank(card_type: str) -> tuple[int, str]:
+    """Sort key of a card type: its place in ``TYPE_ORDER``, unknown types last by name."""
+    return (TYPE_ORDER.index(card_type), "") if card_type in TYPE_ORDER else (len(TYPE_ORDER), card_type)
 
 
 def card_get(*, game: str, card_id: str) -> CardFace | None:

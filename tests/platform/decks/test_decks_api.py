@@ -95,7 +95,7 @@ def test_card_of_the_other_game_is_rejected(alice_api):
     card, count = first_card("conquest")
     text = replace_line(starter_text("conquest"), card, f"{count} {tf_card}")
     error = assert_error(alice_api.post(DECKS, create_body(decklist=text), format="json"), 400, "validation_error")
-    assert any(f"unknown card '{tf_card}'" in m for m in error["fields"]["decklist"]), error
+    assert f"unknown card '{tf_card}': that is a TempoFront card, not a Conquest one" in error["fields"]["decklist"]
 
 
 def test_malformed_line_is_named_with_its_line_number(alice_api):
