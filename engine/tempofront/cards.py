@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from engine.core import CardDataError
 
@@ -229,7 +230,10 @@ class Card:
             out.update(power=self.power, vitality=self.vitality, presence=self.presence, armor=self.armor)
         if self.type == SITE:
             out["presence"] = self.presence
-        out["keywords"] = self.keyword_words() if self.type == ENTITY else [k.capitalize() for k in sorted(self.keywords)]
+        if self.type == ENTITY:
+            out["keywords"] = self.keyword_words()
+        else:
+            out["keywords"] = [k.capitalize() for k in sorted(self.keywords)]
         if self.preparable:
             out["prepare"] = {"focus": self.prep_focus, "time": self.prep_time}
         if self.type == REACTION:
@@ -290,7 +294,8 @@ def _effect_list(check: _Checker, raw: Any, field: str, *, ctx: dict[str, Any]) 
         allowed = EFFECTS[name]
         for key in spec:
             if key != "effect" and key not in allowed:
-                raise check.fail(f"{where}.{key}", f"is not a parameter of {name} (it takes {', '.join(allowed) or 'none'})")
+                takes = ", ".join(allowed) or "none"
+                raise check.fail(f"{where}.{key}", f"is not a parameter of {name} (it takes {takes})")
         values: dict[str, Any] = {}
         if "amount" in allowed:
             values["amount"] = check.integer(spec, "amount", default=1, minimum=1, where=f"{where}.")
@@ -499,7 +504,8 @@ def _card_from_table(file: str, table: Any, index: int) -> Card:
         if actor_targets:
             card.needs_actor = True
             if card.react_to is None or not card.react_to <= ACTOR_KINDS:
-                raise check.fail("react_to", f"must list only {', '.join(sorted(ACTOR_KINDS))} when an effect targets 'actor'")
+                kinds = ", ".join(sorted(ACTOR_KINDS))
+                raise check.fail("react_to", f"must list only {kinds} when an effect targets 'actor'")
     card.text = card_text(card)
     return card
 

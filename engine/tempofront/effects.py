@@ -11,7 +11,8 @@ to. Targets come from ``state.targets(ctx, effect.target)``: Entities (``Unit``)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.core import Event
 

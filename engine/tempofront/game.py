@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from engine.core import DeckError, Decklist, Game, parse_decklist
 from engine.tempofront.cards import BY_NAME, CARDS, LEADER, TYPE_TITLES

@@ -24,7 +24,8 @@ Cycle; add "until next cycle" or "permanently"), "exposed N", "protected N", "ba
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.core import Rng
 from engine.tempofront.cards import BY_NAME, LEADER, SITE, Card

@@ -19,7 +19,8 @@ resolves last-in, first-out. Legality is defined once, by the enumeration of
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.core import Action, Event, IllegalAction, Outcome, Rng
 from engine.tempofront import effects as fx
@@ -1074,8 +1075,8 @@ class TempoState:
         rest = p.scouting
         p.deck[0:0] = rest[::-1]
         p.scouting = []
-        events.append(Event("scout", f"You took {CARDS[cid].name}"
-                                     + (f" and put {', '.join(CARDS[c].name for c in rest)} on the bottom" if rest else ""),
+        bottom = f" and put {', '.join(CARDS[c].name for c in rest)} on the bottom" if rest else ""
+        events.append(Event("scout", f"You took {CARDS[cid].name}{bottom}",
                             {"seat": seat, "card": cid, "bottom": list(rest)}, private_to=seat))
         events.append(Event("scout", f"{SEAT[seat]} took a card and put {len(rest)} on the bottom of their deck",
                             {"seat": seat, "bottom": len(rest)}))
@@ -1422,7 +1423,8 @@ class TempoState:
             if unit.slot < 0:
                 continue
             front = unit.slot >> 1
-            events.append(Event("defeat", f"{unit.card.name} is defeated ({SEAT[unit.owner]}'s {SLOT_WORDS[unit.slot]})",
+            where = f"{SEAT[unit.owner]}'s {SLOT_WORDS[unit.slot]}"
+            events.append(Event("defeat", f"{unit.card.name} is defeated ({where})",
                                 {"seat": unit.owner, "card": unit.card.id, "pos": POS[unit.owner][unit.slot]}))
             self.board[unit.owner][unit.slot] = None
             unit.slot = -1
@@ -1468,15 +1470,15 @@ class TempoState:
         if not looked:
             events.append(Event("scout", f"{source}: {SEAT[seat]} scouts an empty deck", {"seat": seat}))
             return False
-        if len(set(looked)) == 1:
-            # One kind of card is no choice to make: take it at once.
+        if len(looked) == 1:
+            # A single card is no choice to make (and the deck count is public): take it.
+            # Copies of one card still wait for the player, so that a pause never tells
+            # the opponent what was seen.
             p.hand.append(looked[0])
-            rest = looked[1:]
-            p.deck[0:0] = rest[::-1]
             events.append(Event("scout", f"You scouted and took {CARDS[looked[0]].name}",
                                 {"seat": seat, "card": looked[0]}, private_to=seat))
-            events.append(Event("scout", f"{source}: {SEAT[seat]} scouted {len(looked)}, took a card and put "
-                                         f"{len(rest)} on the bottom", {"seat": seat, "bottom": len(rest)}))
+            events.append(Event("scout", f"{source}: {SEAT[seat]} scouted the last card of their deck",
+                                {"seat": seat, "bottom": 0}))
             return False
         p.scouting = looked
         events.append(Event("scout", f"You look at {', '.join(CARDS[c].name for c in looked)}",

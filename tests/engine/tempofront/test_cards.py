@@ -95,7 +95,8 @@ ENTITY_OK = 'name = "Ashen Drake"\ntype = "entity"\nfocus = 5\ntime = 3\nvitalit
      "'chosen' needs a 'choose' on the card or ability"),
     (ENTITY_OK + "power = 4\non_defeat = [{ effect = \"scout\", amount = 2 }]\n",
      "scout needs a player's choice and cannot be in on_defeat"),
-    (ENTITY_OK + "power = 4\non_deploy = [{ effect = \"stun\", target = \"enemy_leader\", duration = \"this_cycle\" }]\n",
+    (ENTITY_OK + "power = 4\non_deploy = [{ effect = \"stun\", target = \"enemy_leader\", "
+                 "duration = \"this_cycle\" }]\n",
      "is a Leader, which stun cannot affect"),
     (ENTITY_OK + "power = 4\non_deploy = [{ effect = \"stun\", target = \"self\" }]\n",
      "field 'on_deploy[0].duration' is required"),

@@ -259,7 +259,8 @@ def test_exact_rule_shift_to_adjacent_front_for_2_time_once_per_cycle():
     assert state.players[0].time == 2
     moved = unit_at(state, "0 center support")
     assert moved.name == "Iron Vanguard" and unit_at(state, "0 left vanguard") is None
-    assert not [a for a in state.legal_actions(0) if a.kind == "shift" and (a["front"], a["row"]) == ("center", "support")]
+    assert not [a for a in state.legal_actions(0)
+                if a.kind == "shift" and (a["front"], a["row"]) == ("center", "support")]
     recruit = {(a["to_front"], a["to_row"]) for a in state.legal_actions(0)
                if a.kind == "shift" and (a["front"], a["row"]) == ("center", "vanguard")}
     assert recruit == {("left", "vanguard"), ("left", "support"), ("right", "vanguard"), ("right", "support")}
@@ -298,7 +299,7 @@ def test_exact_rule_scout_look_at_top_n_take_one_rest_to_bottom():
     assert state.view(1)["scouting"] == [] and state.view(1)["players"][0]["scouting_count"] == 3
     act(state, 0, "take", card="militia-recruit")
     assert state.players[0].hand == ["militia-recruit"]
-    assert state.players[0].deck == ["border-sentinel", "cinder-imp", "firebolt"], "Firebolt on top; the rest at the bottom"
+    assert state.players[0].deck == ["border-sentinel", "cinder-imp", "firebolt"], "Firebolt on top, the rest below"
     assert state.phase == "main"
 
 

@@ -190,13 +190,18 @@ def test_R11_a_prepared_copy_is_played_first():
     assert state.players[0].focus == 1
 
 
-def test_R12_scout_one_kind_of_card_is_taken_at_once_and_empty_deck_does_nothing():
-    """R12: scouting only copies of one card takes it at once; an empty deck does nothing."""
+def test_R12_scout_always_waits_for_a_choice_unless_one_card_is_left():
+    """R12: Scout waits for the choice even among copies of one card; one card left is
+    taken at once; an empty deck does nothing."""
     state = position({"hand": ["Watchtower"], "deck": ["Cinder Imp", "Cinder Imp", "Firebolt"]}, {"passed": True})
     play(state, 0, "deploy", card="watchtower", front="left", row="support")
-    assert state.phase == "main"
+    assert state.phase == "scout" and state.legal_actions(0) == [Action.of("take", card="cinder-imp")]
+    act(state, 0, "take", card="cinder-imp")
     assert state.players[0].hand == ["cinder-imp"]
     assert state.players[0].deck == ["cinder-imp", "firebolt"]
+    last = position({"hand": ["Recon"], "deck": ["Firebolt"]}, {"passed": True})
+    play(last, 0, "play", card="recon")
+    assert last.phase == "main" and last.players[0].hand == ["firebolt"]
     empty = position({"hand": ["Recon"]}, {"passed": True})
     events = play(empty, 0, "play", card="recon")
     assert empty.phase == "main" and any("empty deck" in e.text for e in events)

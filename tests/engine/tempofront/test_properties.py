@@ -120,7 +120,7 @@ def _bent(state, seat: int, rng: Rng) -> list[tuple[int, Action]]:
     places = [p for side in POS for p in side] + list(LEADER_POS) + list(FRONTS)
     ids = sorted(CARDS)
     for action in legal:
-        for i, (key, value) in enumerate(action.params):
+        for i, (key, _value) in enumerate(action.params):
             params = list(action.params)
             if key in ("card",):
                 params[i] = (key, ids[rng.randrange(len(ids))])
@@ -235,13 +235,10 @@ def test_T8_pipeline_matches_the_rule_for_any_statuses(amount, exposed, barrier,
     """T8 as a formula: Exposed adds and goes; Barrier prevents all and goes (Protected
     stays); Protected reduces and goes; Armor reduces unless Silenced; never below 0."""
     mods = [f"exposed {exposed}", f"protected {protected}", "barrier" if barrier else "no barrier"]
+    mods += ["attached Runed Plate"] * armor  # Armor 1 each
     if silenced:
         mods.append("silenced")
-    spec = ", ".join(["Border Sentinel", *mods, f"attached Runed Plate"] if armor else ["Border Sentinel", *mods])
-    state = position({}, {"left vanguard": spec})
-    unit = unit_at(state, "1 left vanguard")
-    unit.attachments = [("runed-plate", 1)] * armor
-    state.dirty = True
+    state = position({}, {"left vanguard": ", ".join(["Border Sentinel", *mods])})
     unit = unit_at(state, "1 left vanguard")
     marked = state.hurt_unit(unit, amount, "Test hit", [])
     total = amount + exposed
