@@ -214,6 +214,8 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     """``/decks/<id>/?version=N``: a version (the latest by default) as cards, and the history."""
     deck = _get_deck(deck_id, include_archived=True)
     latest = deck.latest_version
+    if latest is None:
+        raise Http404(f"deck {deck_id} has no version")
     version = latest
     wanted = request.GET.get("version")
     if wanted and wanted.isdigit() and int(wanted) != latest.number:
