@@ -73,7 +73,7 @@ class TempoFrontGame(Game):
             problems += [f"Seat {seat} ({deck.name or 'deck'}): {p}" for p in deck_problems(deck, prm)]
         if problems:
             raise DeckError(problems)
-        leaders = [BY_NAME[d.commander] for d in decks]  # type: ignore[index]
+        leaders = [BY_NAME[str(d.commander)] for d in decks]
         lists = [[BY_NAME[name].id for name, count in d.cards for _ in range(count)] for d in decks]
         state, events = TempoState.new(leaders, lists, seed, params)
         state.setup_events = events

@@ -78,15 +78,15 @@ SHIFT = tuple(tuple(Action("shift", _SLOT_PARAMS[i] + (("to_front", FRONTS[j >> 
                     for j in range(6)) for i in range(6))
 ACTIVATE = tuple(Action("activate", _SLOT_PARAMS[i]) for i in range(6))
 LEADER_ACTION = Action("leader")
-_TARGETED: dict[tuple[str, str, int, str], Action] = {}
+_TARGETED: dict[tuple[str, tuple[tuple[str, Any], ...], str], Action] = {}
 
 
 def _targeted(kind: str, base: tuple[tuple[str, Any], ...], target: str) -> Action:
     """An action with a chosen target (memoised: the same few recur all match long)."""
     key = (kind, base, target)
-    action = _TARGETED.get(key)  # type: ignore[call-overload]
+    action = _TARGETED.get(key)
     if action is None:
-        action = _TARGETED[key] = Action(kind, base + (("target", target),))  # type: ignore[index]
+        action = _TARGETED[key] = Action(kind, base + (("target", target),))
     return action
 
 
@@ -284,7 +284,7 @@ class Item:
     __slots__ = ("seat", "kind", "card", "slot", "to_slot", "target", "tref", "actor", "answers", "cancelled",
                  "step")
 
-    def __init__(self, seat: int, kind: str, card: str | None):
+    def __init__(self, seat: int, kind: str, card: str):
         self.seat = seat
         self.kind = kind
         self.card = card
@@ -312,7 +312,7 @@ class Item:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Item:
-        item = cls(int(data["seat"]), str(data["kind"]), data["card"])
+        item = cls(int(data["seat"]), str(data["kind"]), str(data["card"]))
         item.slot = int(data["slot"])
         item.to_slot = int(data["to_slot"])
         item.target = data["target"]
@@ -597,7 +597,7 @@ class TempoState:
 
     def _item_view(self, item: Item) -> dict[str, Any]:
         return {
-            "seat": item.seat, "kind": item.kind, "card": _card_ref(item.card) if item.card else None,
+            "seat": item.seat, "kind": item.kind, "card": _card_ref(item.card),
             "from": POS[item.seat][item.slot] if item.kind in ACTOR_KINDS or item.kind == "deploy" else None,
             "to": POS[item.seat][item.to_slot] if item.kind == "shift" else None,
             "target": item.target, "cancelled": item.cancelled, "text": self.item_words(item),
@@ -680,7 +680,7 @@ class TempoState:
     def item_words(self, item: Item) -> str:
         """A chain item in words: "Seat 0's Strike with Ironclad Sentry"."""
         who = SEAT[item.seat]
-        name = CARDS[item.card].name if item.card else ""
+        name = CARDS[item.card].name
         kind = item.kind
         if kind == "strike":
             return f"{who}'s Strike with {name}"
@@ -908,11 +908,14 @@ class TempoState:
         if target is None:
             return ""
         item.target = target
-        kind, seat, index = parse_pos(target)  # type: ignore[misc]
+        where = parse_pos(target)
+        assert where is not None  # guaranteed: the action was listed by legal_actions
+        kind, seat, index = where
         if kind == "unit":
             unit = self.board[seat][index]
-            item.tref = ("u", unit.uid)  # type: ignore[union-attr]
-            return f" targeting {unit.card.name}"  # type: ignore[union-attr]
+            assert unit is not None
+            item.tref = ("u", unit.uid)
+            return f" targeting {unit.card.name}"
         if kind == "leader":
             item.tref = ("l", seat)
             return f" targeting {SEAT[seat]}'s Leader"
@@ -981,8 +984,8 @@ class TempoState:
         item.target = action["target"]
         foe = 1 - seat
         front = unit.slot >> 1
-        aimed = (f"{SEAT[foe]}'s Leader" if item.target == "leader"
-                 else self.board[foe][2 * front + ROW_INDEX[item.target]].card.name)  # type: ignore[union-attr]
+        defender = None if item.target == "leader" else self.board[foe][2 * front + ROW_INDEX[item.target]]
+        aimed = f"{SEAT[foe]}'s Leader" if defender is None else defender.card.name
         events.append(Event("declare", f"{SEAT[seat]}'s {unit.card.name} ({SLOT_WORDS[unit.slot]}) strikes at {aimed} "
                                        f"({self.params.strike_time} Time)",
                             {"seat": seat, "kind": "strike", "pos": POS[seat][unit.slot], "target": item.target}))
@@ -1106,7 +1109,7 @@ class TempoState:
             item = chain[-1]
             if item.cancelled:
                 chain.pop()
-                if item.card and item.kind not in ACTOR_KINDS and item.kind != "leader":
+                if item.kind not in ACTOR_KINDS and item.kind != "leader":
                     self.players[item.seat].discard.append(item.card)
                 continue
             paused = self._resolve_item(item, events)
@@ -1126,16 +1129,16 @@ class TempoState:
             if not self._begin(item, events):
                 return False
         kind = item.kind
-        card = CARDS[item.card] if item.card else None
+        card = CARDS[item.card]
         if kind == "deploy":
-            effects = card.on_deploy  # type: ignore[union-attr]
+            effects = card.on_deploy
         elif kind == "activate" or kind == "leader":
-            effects = card.activated.effects  # type: ignore[union-attr]
+            effects = card.activated.effects if card.activated else []
         else:
-            effects = card.play  # type: ignore[union-attr]
+            effects = card.play
         if not effects:
             return False
-        ctx = Ctx(item.seat, card.name, item=item)  # type: ignore[union-attr]
+        ctx = Ctx(item.seat, card.name, item=item)
         if kind == "deploy" or kind == "activate":
             ctx.unit = self.unit(item.actor)
             if ctx.unit is not None:
@@ -1162,7 +1165,7 @@ class TempoState:
         seat = item.seat
         p = self.players[seat]
         if kind == "deploy":
-            card = CARDS[item.card]  # type: ignore[index]
+            card = CARDS[item.card]
             if self.board[seat][item.slot] is not None:
                 p.discard.append(card.id)
                 events.append(Event("fizzle", f"{card.name} finds {SLOT_WORDS[item.slot]} taken and is discarded",
@@ -1178,7 +1181,7 @@ class TempoState:
                                 {"seat": seat, "card": card.id, "pos": POS[seat][item.slot], "uid": unit.uid}))
             return bool(card.on_deploy)
         if kind == "tactic" or kind == "reaction":
-            p.discard.append(item.card)  # type: ignore[arg-type]
+            p.discard.append(item.card)
             return True
         if kind == "strike":
             self._strike(item, events)
@@ -1187,7 +1190,7 @@ class TempoState:
             self._shift(item, events)
             return False
         if kind == "attach":
-            card = CARDS[item.card]  # type: ignore[index]
+            card = CARDS[item.card]
             host = self.unit(item.tref[1]) if item.tref else None
             if host is None:
                 p.discard.append(card.id)
@@ -1200,7 +1203,7 @@ class TempoState:
                                 {"seat": seat, "card": card.id, "pos": self.pos_of(host)}))
             return bool(card.play)
         if kind == "site":
-            card = CARDS[item.card]  # type: ignore[index]
+            card = CARDS[item.card]
             old = self.sites[item.slot]
             if old is not None:
                 self.players[old[1]].discard.append(old[0])
@@ -1214,7 +1217,7 @@ class TempoState:
         if kind == "activate":
             unit = self.unit(item.actor)
             if unit is None or unit.silence or unit.stun:
-                name = CARDS[item.card].name  # type: ignore[index]
+                name = CARDS[item.card].name
                 events.append(Event("fizzle", f"{name}'s ability does nothing: its Entity is gone, Stunned or "
                                               f"Silenced", {"seat": seat}))
                 return False
@@ -1287,7 +1290,7 @@ class TempoState:
         if self.dirty:
             self.recalc()
         if unit is None or not self._can_strike(unit):
-            name = CARDS[item.card].name  # type: ignore[index]
+            name = CARDS[item.card].name
             events.append(Event("fizzle", f"{name}'s Strike does nothing: it is gone or can no longer Strike",
                                 {"seat": seat}))
             return
@@ -1331,7 +1334,7 @@ class TempoState:
         dest = item.to_slot
         if (unit is None or unit.root or unit.structure or self.board[seat][dest] is not None
                 or (dest >> 1) not in ADJACENT[unit.slot >> 1]):
-            name = CARDS[item.card].name  # type: ignore[index]
+            name = CARDS[item.card].name
             events.append(Event("fizzle", f"{name}'s Shift does nothing", {"seat": seat}))
             return
         self.board[seat][unit.slot] = None
