@@ -143,6 +143,15 @@ def test_R8_silence_removes_barrier_for_good_other_keywords_return():
     assert unit_at(ward, "1 left vanguard").damage == 3
 
 
+def test_R8_a_silenced_structure_is_no_structure():
+    """R8: Structure is a keyword, so a Silenced Structure may Shift and, with Power, Strike."""
+    state = position({"left vanguard": "Bastion Wall, silenced, power +1"},
+                     {"left vanguard": "Militia Recruit", "passed": True})
+    legal = state.legal_actions(0)
+    assert Action.of("strike", front="left", row="vanguard", target="vanguard") in legal
+    assert "shift" in kinds(legal)
+
+
 def test_R9_expose_and_protect_add_up_and_last_until_used():
     """R9: Exposed and Protected add up and do not expire at Cycle end."""
     state = position({"hand": ["Mark for Death", "Rally"], "deck": RECRUITS, "left vanguard": "Militia Recruit,"
