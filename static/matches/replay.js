@@ -80,9 +80,10 @@ function highlightLog() {
   const item = log.querySelector(`[data-position="${state.position}"]`);
   if (item) {
     item.classList.add("current");
+    // Scroll the log box itself (never the page) so the current line is in view.
     const box = log.parentElement;
-    const top = item.offsetTop - box.offsetTop;
-    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - item.clientHeight) {
+    const top = item.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - Math.min(item.clientHeight, box.clientHeight / 2)) {
       box.scrollTop = Math.max(0, top - box.clientHeight / 3);
     }
   }
