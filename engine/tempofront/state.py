@@ -589,8 +589,9 @@ class TempoState:
             "pos": POS[unit.owner][unit.slot], "power": unit.power, "vitality": unit.vitality,
             "damage": unit.damage, "presence": unit.presence, "armor": unit.armor, "keywords": unit.keyword_list(),
             "ready": unit.ready, "shifted": unit.shifted, "ability_used": unit.used,
-            "statuses": {"stunned": unit.stun, "rooted": unit.root, "silenced": unit.silence,
-                         "exposed": unit.exposed, "protected": unit.protected},
+            # A status shows the Cycle at whose end it expires, "permanent", or null.
+            "statuses": {"stunned": _until(unit.stun), "rooted": _until(unit.root),
+                         "silenced": _until(unit.silence), "exposed": unit.exposed, "protected": unit.protected},
             "attachments": [{"id": cid, "name": CARDS[cid].name, "owner": owner} for cid, owner in unit.attachments],
             "text": unit.card.text,
         }
@@ -1660,6 +1661,12 @@ class TempoState:
         from engine.tempofront.explain import explain
 
         return explain(self, seat, action)
+
+
+def _until(expiry: int) -> int | str | None:
+    if not expiry:
+        return None
+    return "permanent" if expiry >= fx.PERMANENT else expiry
 
 
 def _card_ref(cid: str) -> dict[str, str]:
