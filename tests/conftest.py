@@ -159,17 +159,27 @@ def database_url(settings_dict: dict) -> str:
     raise RuntimeError(f"no DATABASE_URL form known for {engine}")
 
 
+def is_test_database(settings_dict: dict) -> bool:
+    """Whether the connection has been switched to its test database (Django renames it
+    to ``TEST["NAME"]`` or, without one, to ``test_<name>``)."""
+    from django.db.backends.base.creation import TEST_DATABASE_PREFIX
+
+    test_name = (settings_dict.get("TEST") or {}).get("NAME")
+    if test_name:
+        return str(settings_dict["NAME"]) == str(test_name)
+    return str(settings_dict["NAME"]).startswith(TEST_DATABASE_PREFIX)
+
+
 def subprocess_env(**extra: str) -> dict[str, str]:
     """The environment for a server or worker subprocess: this run's settings, its test
     database (pytest-django's ``test_<name>``) and this run's broker namespace."""
     from django.conf import settings
     from django.db import connection
 
-    test_name = connection.creation._get_test_db_name()
-    if str(connection.settings_dict["NAME"]) != str(test_name):
+    if not is_test_database(connection.settings_dict):
         raise RuntimeError(
-            f"the test database {test_name} is not set up (the connection points at "
-            f"{connection.settings_dict['NAME']}): request the fixture from a django_db test"
+            f"the connection points at {connection.settings_dict['NAME']}, not at a test database: "
+            "request this fixture from a django_db test"
         )
     env = dict(os.environ)
     env.update(

@@ -68,7 +68,10 @@ async def check_channel_layer() -> str:
         layer = get_channel_layer()
         if layer is None:
             return "error: no channel layer configured"
-        channel = await layer.new_channel("healthz.")
+        # The default "specific." prefix matters: the Redis layer reads every channel of a
+        # process from one shared key, and a channel under another prefix would wait
+        # behind the sockets' receive loop forever.
+        channel = await layer.new_channel()
         token = uuid.uuid4().hex
         await asyncio.wait_for(layer.send(channel, {"type": "health.ping", "token": token}), TIMEOUT_SECONDS)
         message = await asyncio.wait_for(layer.receive(channel), TIMEOUT_SECONDS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 
 import pytest
@@ -77,9 +78,12 @@ def test_healthz_says_never_before_the_first_heartbeat(client):
 
 def test_real_asgi_server_serves_healthz_and_the_stylesheet(asgi_server):
     """Through uvicorn, as deployed: the JSON report, and static files from WhiteNoise."""
-    with urllib.request.urlopen(asgi_server.url("/healthz"), timeout=10) as response:
-        assert response.status == 200
-        report = json.load(response)
+    try:
+        with urllib.request.urlopen(asgi_server.url("/healthz"), timeout=10) as response:
+            status, report = response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        status, report = error.code, json.load(error)
+    assert status == 200, report
     assert {name: report[name] for name in SERVICES} == dict.fromkeys(SERVICES, "ok")
 
     with urllib.request.urlopen(asgi_server.url("/static/css/site.css"), timeout=10) as response:

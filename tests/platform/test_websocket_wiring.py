@@ -4,6 +4,8 @@ broadcast from a Celery worker process reaching a browser's socket over Redis.""
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 
 import pytest
 from websockets.exceptions import InvalidStatus
@@ -41,3 +43,17 @@ def test_socket_receives_the_broadcast_a_worker_sends_over_the_redis_channel_lay
     assert event["type"] == "site.heartbeat"
     assert event["worker"] == celery_worker_process.hostname
     assert event["beats"] == 1
+
+
+@pytest.mark.redis
+def test_healthz_channel_layer_check_answers_while_sockets_are_open(asgi_server):
+    """The server's health check shares the Redis layer with open sockets' receive loops
+    and must still get its own message back while they wait."""
+    with connect(asgi_server.ws_url("/ws/site/"), origin=asgi_server.origin, open_timeout=10) as socket:
+        assert receive_json(socket) == {"type": "site.connected"}
+        try:
+            with urllib.request.urlopen(asgi_server.url("/healthz"), timeout=15) as response:
+                status, report = response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            status, report = error.code, json.load(error)
+    assert (status, report["channel_layer"]) == (200, "ok")
