@@ -168,10 +168,32 @@ class Unit:
             self.structure = "structure" in keywords
 
     def clone(self) -> Unit:
+        # Written out in full: search bots clone states thousands of times per decision.
         other = Unit.__new__(Unit)
-        for name in Unit.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.uid = self.uid
+        other.card = self.card
+        other.owner = self.owner
+        other.slot = self.slot
+        other.damage = self.damage
+        other.ready = self.ready
+        other.shifted = self.shifted
+        other.used = self.used
+        other.stun = self.stun
+        other.root = self.root
+        other.silence = self.silence
+        other.exposed = self.exposed
+        other.protected = self.protected
+        other.barrier = self.barrier
+        other.buff_power = self.buff_power
+        other.buff_vitality = self.buff_vitality
         other.attachments = list(self.attachments)
+        other.power = self.power
+        other.vitality = self.vitality
+        other.armor = self.armor
+        other.presence = self.presence
+        other.ranged = self.ranged
+        other.mobile = self.mobile
+        other.structure = self.structure
         return other
 
     @property
@@ -240,8 +262,16 @@ class Player:
 
     def clone(self) -> Player:
         other = Player.__new__(Player)
-        for name in Player.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.leader = self.leader
+        other.integrity = self.integrity
+        other.focus = self.focus
+        other.max_focus = self.max_focus
+        other.time = self.time
+        other.passed = self.passed
+        other.dominion = self.dominion
+        other.fatigue = self.fatigue
+        other.leader_used = self.leader_used
+        other.mulligans = self.mulligans
         other.hand = list(self.hand)
         other.deck = list(self.deck)
         other.discard = list(self.discard)
