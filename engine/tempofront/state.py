@@ -29,12 +29,9 @@ from engine.tempofront.cards import (
     ATTACHMENT,
     CARDS,
     ENTITY,
-    LEADER,
-    PENDING_KINDS,
     REACTION,
     SITE,
     TACTIC,
-    TYPE_TITLES,
     Card,
     Effect,
 )
@@ -1720,5 +1717,5 @@ _HANDLERS = {
     "take": "_do_take",
 }
 
-__all__ = ["FRONTS", "ROWS", "POS", "LEADER_POS", "TempoState", "Unit", "Player", "Item", "Ctx", "parse_pos",
-           "PENDING_KINDS", "LEADER", "TYPE_TITLES"]
+__all__ = ["FRONTS", "ROWS", "POS", "LEADER_POS", "PASS", "KEEP", "MULLIGAN", "TempoState", "Unit", "Player", "Item",
+           "Ctx", "parse_pos"]
