@@ -62,7 +62,7 @@ class TempoFrontGame(Game):
     def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, Any] | None = None) -> TempoState:
         """A new match after setup (T1): decks shuffled, Initiative flipped, hands dealt.
 
-        The setup events (coin flip, opening draws) are kept in ``state.setup_events``.
+        The setup events (coin flip, opening draws) are kept in ``state.opening_events``.
         Raises ``DeckError`` listing every problem of every deck, ``ValueError`` for a bad
         parameter."""
         prm = make_params(params)
@@ -76,7 +76,7 @@ class TempoFrontGame(Game):
         leaders = [BY_NAME[str(d.commander)] for d in decks]
         lists = [[BY_NAME[name].id for name, count in d.cards for _ in range(count)] for d in decks]
         state, events = TempoState.new(leaders, lists, seed, params)
-        state.setup_events = events
+        state.opening_events = events
         return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> TempoState:

@@ -393,7 +393,7 @@ class TempoState:
         self._version = 0
         self._legal: tuple[int, int, list[Action]] | None = None
         #: Events of the setup (coin flip, opening hands), kept by ``GAME.new_match``.
-        self.setup_events: list[Event] = []
+        self.opening_events: list[Event] = []
 
     # ----------------------------------------------------------------- setup
 
@@ -491,7 +491,7 @@ class TempoState:
         other.dirty = self.dirty
         other._version = 0
         other._legal = None
-        other.setup_events = []
+        other.opening_events = []
         return other
 
     def determinize(self, seat: int, rng: Rng) -> TempoState:

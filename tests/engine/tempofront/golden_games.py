@@ -45,7 +45,7 @@ def replay(seed: int, decks: list[str], actions: list[list[Any]]) -> dict[str, A
     """Apply ``actions`` to the match of ``seed`` and record every event and the outcome."""
     starters = GAME.starter_decks()
     state = GAME.new_match([starters[d] for d in decks], seed)
-    events = [[-1, e.private_to, e.text] for e in state.setup_events]
+    events = [[-1, e.private_to, e.text] for e in state.opening_events]
     for index, (seat, action) in enumerate(actions):
         for event in state.apply(seat, Action.from_json(action)):
             events.append([index, event.private_to, event.text])

@@ -46,7 +46,7 @@ def test_T1_seed_shuffles_decks_and_flips_initiative_opening_hand_of_5():
     assert flips == {0, 1}
     hands = {tuple(GAME.new_match(decks, seed=s).players[0].hand) for s in range(20)}
     assert len(hands) > 15
-    assert a.setup_events[0].text.startswith("The coin gives Seat")
+    assert a.opening_events[0].text.startswith("The coin gives Seat")
 
 
 def test_T1_one_mulligan_each_initiative_holder_decides_first():
