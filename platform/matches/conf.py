@@ -7,6 +7,9 @@ with that lease:
 - ``MATCHES_LEASE_SECONDS`` (default 60): how long a worker's claim on a match holds
   without renewal. The worker renews it several times per lease while it plays; a
   worker that dies stops renewing, and the sweeper re-queues the match once it expires.
+- ``MATCHES_RESEND_SECONDS`` (default 600): a match still queued this long after it was
+  (re-)queued has its ``run_match`` message sent again by the sweeper, in case the first
+  one was lost (a broker that was down at commit, a message dropped in transit).
 - ``MATCHES_MAX_ATTEMPTS`` (default 3): how many times a match may be started before the
   sweeper gives up on it as failed.
 - ``MATCHES_DECISION_SECONDS`` (default: none): a bot whose one decision takes longer
@@ -37,6 +40,10 @@ def lease_seconds() -> float:
 def renew_every_seconds() -> float:
     """Renew the lease three times per lease period, so that one slow write cannot lose it."""
     return lease_seconds() / 3
+
+
+def resend_seconds() -> float:
+    return _number("MATCHES_RESEND_SECONDS", 600.0) or 600.0
 
 
 def max_attempts() -> int:

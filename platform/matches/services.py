@@ -14,8 +14,9 @@ The lifecycle (docs/matches.md has the whole story):
   handed to the tiebreak (``lease_owner = "tiebreak:<game id>"``) and
   :func:`match_tiebreak_resolve` applies Match the Twos, then completes the match or hands
   it back to ``run_match`` for the next game.
-- :func:`match_sweep_expired` (run by beat) re-queues matches whose lease expired and
-  gives up on them as failed after ``MATCHES_MAX_ATTEMPTS`` starts.
+- :func:`match_sweep_expired` (run by beat) re-queues matches whose lease expired, gives
+  up on them as failed after ``MATCHES_MAX_ATTEMPTS`` starts, and sends ``run_match``
+  again for a match left queued too long (its message may have been lost).
 
 Every function that changes a match locks its row (``select_for_update``) for the whole
 transaction; enqueues and broadcasts happen only after commit.
@@ -148,6 +149,7 @@ def match_challenge(
     with transaction.atomic():
         match = Match.objects.create(
             game=game_names[0], best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
+            lease_expires=timezone.now() + timedelta(seconds=conf.resend_seconds()),
         )
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=i, deck_version=v, pilot=v.pilot) for i, v in enumerate(versions)]
@@ -378,8 +380,10 @@ def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
             if standing(best_of=match.best_of, entries=match.seats.count(), games=games).decided:
                 _finish(match)
             else:
+                # Released to whichever worker takes the run_match sent now; if nobody does
+                # within a lease period, the sweeper re-queues the match.
                 match.lease_owner = ""
-                match.lease_expires = None
+                match.lease_expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
                 match.save(update_fields=["lease_owner", "lease_expires"])
                 match_id = match.pk
                 transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id))
@@ -394,29 +398,41 @@ def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
 class SweepReport:
     requeued: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    resent: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, list[int]]:
-        return {"requeued": self.requeued, "failed": self.failed}
+        return {"requeued": self.requeued, "failed": self.failed, "resent": self.resent}
 
 
 def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
     """Re-queue every running match whose lease expired before ``now``; fail those that
-    were already started ``MATCHES_MAX_ATTEMPTS`` times.
+    were already started ``MATCHES_MAX_ATTEMPTS`` times; send ``run_match`` again for
+    matches still queued ``MATCHES_RESEND_SECONDS`` after they were queued.
 
     Each match is handled in its own transaction under its row lock, re-checked after
     locking (its worker may have renewed in the meantime). A re-queued match goes back to
     ``queued`` with its recorded games kept, and ``matches.run_match`` is enqueued on
-    commit; the next worker goes on from the first unplayed game.
+    commit; the next worker goes on from the first unplayed game. (For a queued match,
+    ``lease_expires`` is when the sweeper next checks that a worker took it.)
     """
     now = now or timezone.now()
     report = SweepReport()
     candidates = list(
-        Match.objects.filter(status=Match.Status.RUNNING, lease_expires__lt=now).values_list("pk", flat=True)
+        Match.objects.filter(status__in=(Match.Status.RUNNING, Match.Status.QUEUED), lease_expires__lt=now)
+        .order_by("pk").values_list("pk", flat=True)
     )
     for match_id in candidates:
         with transaction.atomic():
             match = Match.objects.select_for_update().get(pk=match_id)
-            if match.status != Match.Status.RUNNING or match.lease_expires is None or match.lease_expires >= now:
+            if match.lease_expires is None or match.lease_expires >= now:
+                continue
+            if match.status == Match.Status.QUEUED:
+                match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
+                match.save(update_fields=["lease_expires"])
+                transaction.on_commit(lambda match_id=match_id: _enqueue(RUN_MATCH, match_id))
+                report.resent.append(match_id)
+                continue
+            if match.status != Match.Status.RUNNING:
                 continue
             if match.attempts >= conf.max_attempts():
                 _fail(match, now, _gave_up_message(match))
@@ -426,7 +442,7 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
                            match.lease_expires.isoformat())
             match.status = Match.Status.QUEUED
             match.lease_owner = ""
-            match.lease_expires = None
+            match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
             match.save(update_fields=["status", "lease_owner", "lease_expires"])
             transaction.on_commit(lambda match_id=match_id: _enqueue(RUN_MATCH, match_id))
             transaction.on_commit(lambda match_id=match_id: match_broadcast(match_id=match_id))

@@ -153,8 +153,9 @@ def run_tiebreak(game_id: int) -> str:
 
 @shared_task(name="matches.sweep")
 def sweep() -> dict[str, list[int]]:
-    """Re-queue matches whose worker's lease expired; fail those out of attempts."""
+    """Re-queue matches whose worker's lease expired, fail those out of attempts, and
+    resend ``run_match`` for matches left queued too long."""
     report = match_sweep_expired()
-    if report.requeued or report.failed:
-        logger.warning("sweeper: re-queued %s, failed %s", report.requeued, report.failed)
+    if report.requeued or report.failed or report.resent:
+        logger.warning("sweeper: re-queued %s, failed %s, resent %s", report.requeued, report.failed, report.resent)
     return report.to_json()

@@ -47,7 +47,7 @@ function renderGames(match) {
       : [el("span", { class: "muted" }, "none")];
     return el("tr", {},
       el("td", {}, game.number),
-      el("td", {}, game.seat_order.map(deckName).join(", ")),
+      el("td", {}, game.seat_order.map((entry, seat) => `S${seat} ${deckName(entry)}`).join(" · ")),
       el("td", {}, game.winner === null ? "Draw" : deckName(game.winner)),
       el("td", {}, game.reason + (game.tiebreak ? " · Match the Twos" : "")),
       el("td", {}, game.actions),

@@ -253,11 +253,28 @@ def test_sweeper_gives_up_after_max_attempts_with_a_clear_error(alice, bob, enqu
         match_claim(match_id=match.pk, worker=f"worker-{attempt}")
         Match.objects.filter(pk=match.pk).update(lease_expires=timezone.now() - timedelta(seconds=1))
         reports.append(sweep.apply().get())
-    assert reports == [{"requeued": [match.pk], "failed": []}, {"requeued": [], "failed": [match.pk]}]
+    assert reports == [{"requeued": [match.pk], "failed": [], "resent": []},
+                       {"requeued": [], "failed": [match.pk], "resent": []}]
     match.refresh_from_db()
     assert match.status == Match.Status.FAILED
     assert match.error.startswith("gave up after 2 attempts: the worker playing the match stopped renewing its lease")
     assert "worker-2" in match.error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sweeper_resends_run_match_for_a_match_left_queued(alice, bob, enqueued, settings):
+    """A queued match whose message was lost (say, the broker was down at commit) is sent
+    again once MATCHES_RESEND_SECONDS have passed, and again after as many more."""
+    settings.MATCHES_RESEND_SECONDS = 600
+    match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
+    enqueued.clear()
+    assert match_sweep_expired(now=timezone.now() + timedelta(seconds=590)).resent == []
+    later = timezone.now() + timedelta(seconds=610)
+    assert match_sweep_expired(now=later).resent == [match.pk]
+    assert match_sweep_expired(now=later + timedelta(seconds=60)).resent == []
+    assert enqueued.calls == [(RUN_MATCH, match.pk)]
+    match.refresh_from_db()
+    assert match.status == Match.Status.QUEUED and match.attempts == 0
 
 
 # --------------------------------------------------------------------------- tiebreak
@@ -298,11 +315,23 @@ def test_after_a_tiebreak_in_a_best_of_three_run_match_plays_the_next_game(alice
     match_tiebreak_resolve(game_id=game.pk)
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.lease_owner == "" and match.attempts == 1
+    assert match.lease_expires > timezone.now()  # unclaimed for a lease period, the sweeper steps in
     assert enqueued.calls == [(RUN_MATCH, match.pk)]
     run_match.apply(args=[match.pk])  # plays game 2, which ties again
     match.refresh_from_db()
     assert match.progress == 2 and match.attempts == 1
     assert match.games.get(number=2).seat_order == [1, 0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_handed_back_after_a_tiebreak_but_never_taken_is_requeued(alice, bob, enqueued):
+    match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], best_of=3,
+                      params=TIED_CONQUEST)
+    run_match.apply(args=[match.pk])
+    match_tiebreak_resolve(game_id=match.games.get().pk)
+    enqueued.clear()  # the run_match sent with the hand-back is lost
+    assert match_sweep_expired(now=timezone.now() + timedelta(hours=1)).requeued == [match.pk]
+    assert enqueued.calls == [(RUN_MATCH, match.pk)]
 
 
 @pytest.mark.django_db(transaction=True)
