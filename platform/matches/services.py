@@ -513,10 +513,13 @@ def match_broadcast(*, match_id: int) -> None:
     from matches.serializers import MatchDetailSerializer
 
     try:
-        payload = MatchDetailSerializer(match_get(match_id=match_id)).data
+        payload = json_ready(MatchDetailSerializer(match_get(match_id=match_id)).data)
     except Match.DoesNotExist:
         return
-    _group_send(match_id, {"type": "match.update", "match": json_ready(payload)})
+    except Exception:  # the write is committed: a failed broadcast must not fail the task
+        logger.exception("could not build the broadcast of match %s", match_id)
+        return
+    _group_send(match_id, {"type": "match.update", "match": payload})
 
 
 def json_ready(value: Any) -> Any:
