@@ -91,6 +91,8 @@ REGISTRY: dict[str, BotSpec] = {
                 "exploration": "UCB exploration constant",
                 "batch": "iterations per determinized sample",
                 "playout": "random actions played before evaluating a leaf",
+                "prior": "virtual visits given to each root action at its greedy value (0: none)",
+                "prior_samples": "determinized samples for those greedy values",
             },
         ),
     )

@@ -23,6 +23,23 @@ def pick_best(actions: list[Action], values: list[float], rng: Rng) -> Action:
     return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
+def action_values(observation: Observation, seat: int, legal: list[Action], samples: int, rng: Rng) -> list[float]:
+    """Each legal action's mean value for ``seat`` one step ahead, over ``samples`` samples.
+
+    The same determinized samples serve every action. Draws one number from ``rng`` per
+    sample.
+    """
+    evaluator = evaluator_for(observation.game)
+    totals = [0.0] * len(legal)
+    for _ in range(samples):
+        sample = observation.determinize(Rng(rng.next64()))
+        for i, action in enumerate(legal):
+            after = sample.clone()
+            after.apply(seat, action)
+            totals[i] += state_values(after, evaluator)[seat]
+    return [total / samples for total in totals]
+
+
 class GreedyBot:
     """One-step look-ahead averaged over ``samples`` determinizations."""
 
@@ -38,12 +55,4 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         stream = Rng(rng.next64())
-        evaluator = evaluator_for(observation.game)
-        totals = [0.0] * len(legal)
-        for _ in range(self.samples):
-            sample = observation.determinize(Rng(stream.next64()))
-            for i, action in enumerate(legal):
-                after = sample.clone()
-                after.apply(seat, action)
-                totals[i] += state_values(after, evaluator)[seat]
-        return pick_best(legal, totals, stream)
+        return pick_best(legal, action_values(observation, seat, legal, self.samples, stream), stream)

@@ -29,6 +29,7 @@ import math
 import time
 
 from engine.bots.evaluation import Evaluator, evaluator_for, outcome_values, state_values
+from engine.bots.greedy import action_values
 from engine.core import Action, Rng, State
 from engine.runner import Observation
 
@@ -60,7 +61,9 @@ class SearchBot:
     Settings: ``iterations`` (per decision), ``seconds`` (stop earlier when reached; makes
     decisions depend on the machine's speed), ``exploration`` (UCB constant), ``batch``
     (iterations per determinization), ``playout`` (random actions played before the
-    evaluation at a leaf).
+    evaluation at a leaf), ``prior`` (virtual visits given to each root action at its
+    greedy value before the search, 0 for none) and ``prior_samples`` (determinized
+    samples for those greedy values).
     """
 
     def __init__(
@@ -73,6 +76,8 @@ class SearchBot:
         exploration: float = 0.7,
         batch: int = 1,
         playout: int = 0,
+        prior: int = 0,
+        prior_samples: int = 2,
     ):
         if iterations < 1:
             raise ValueError("search needs iterations >= 1")
@@ -82,6 +87,8 @@ class SearchBot:
             raise ValueError("search needs playout >= 0")
         if seconds is not None and seconds <= 0:
             raise ValueError("search needs seconds > 0 when given")
+        if prior < 0 or prior_samples < 1:
+            raise ValueError("search needs prior >= 0 and prior_samples >= 1")
         self.name = name
         self.version = version
         self.iterations = iterations
@@ -89,6 +96,8 @@ class SearchBot:
         self.exploration = exploration
         self.batch = batch
         self.playout = playout
+        self.prior = prior
+        self.prior_samples = prior_samples
         #: Iterations run by the last decision (for tests and benchmarks).
         self.last_iterations = 0
 
@@ -106,6 +115,8 @@ class SearchBot:
         stream = Rng(rng.next64())
         evaluator = evaluator_for(observation.game)
         root = _Node()
+        if self.prior:
+            self._warm_start(root, observation, stream)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         sample: State | None = None
         done = 0
@@ -121,6 +132,16 @@ class SearchBot:
                 break
         self.last_iterations = done
         return root
+
+    def _warm_start(self, root: _Node, observation: Observation, rng: Rng) -> None:
+        """Give each root action ``prior`` virtual visits at its greedy value (progressive bias)."""
+        seat = observation.seat
+        legal = observation.legal_actions()
+        table = root.stats[seat] = {}
+        for action, value in zip(legal, action_values(observation, seat, legal, self.prior_samples, rng)):
+            stat = table[action] = _Stat()
+            stat.visits = stat.avail = self.prior
+            stat.total = self.prior * value
 
     def root_statistics(self, observation: Observation, rng: Rng) -> dict[int, list[tuple[Action, int, float]]]:
         """Search, then per seat acting at the root: (action, visits, mean value), most visited first."""
