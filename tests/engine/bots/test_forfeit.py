@@ -13,14 +13,14 @@ from .helpers import GAME_NAMES, decks_for, load_game, small_bot
 
 
 class _BrokenBot:
-    """Plays greedily, then fails in the chosen way at its ``at``-th decision."""
+    """Plays at random, then fails in the chosen way at its ``at``-th decision."""
 
     def __init__(self, how: str, at: int = 3):
         self.name = "broken"
         self.how = how
         self.at = at
         self.calls = 0
-        self.inner = small_bot("greedy")
+        self.inner = small_bot("random")
 
     def act(self, observation, seat, rng):
         self.calls += 1
@@ -32,7 +32,7 @@ class _BrokenBot:
             if self.how == "garbage":
                 return "pass"
             if self.how == "slow":
-                time.sleep(0.05)
+                time.sleep(0.3)
         return self.inner.act(observation, seat, rng)
 
 
@@ -40,16 +40,17 @@ class _BrokenBot:
     ("raise", "broken raised ValueError (evaluation went wrong) at action"),
     ("illegal", "broken chose an illegal action teleport(to='the moon')"),
     ("garbage", "broken returned str, not an Action at action"),
-    ("slow", "broken exceeded its 0.01 s decision budget"),
+    ("slow", "broken exceeded its 0.1 s decision budget"),
 ])
 @pytest.mark.parametrize("game_name", GAME_NAMES)
 def test_failing_bot_forfeits_and_the_failure_is_recorded(game_name, how, words):
     game = load_game(game_name)
     for broken_seat in (0, 1):
-        bots = [small_bot("greedy"), small_bot("greedy")]
+        # The opponent plays at random: its decisions take microseconds, far under the budget.
+        bots = [small_bot("random"), small_bot("random")]
         bots[broken_seat] = _BrokenBot(how)
         result = play_match(game, decks_for(game, 2), bots, seed=11,
-                            decision_seconds=0.01 if how == "slow" else None)
+                            decision_seconds=0.1 if how == "slow" else None)
         assert len(result.errors) == 1
         error = result.errors[0]
         assert error.seat == broken_seat
@@ -72,3 +73,24 @@ def test_failing_bot_in_a_multiplayer_match_finishes_last(game_name):
     result = play_match(game, decks_for(game, seats), bots, seed=2)
     assert [e.seat for e in result.errors] == [1]
     assert result.outcome.places[1] == seats
+
+
+class _BrokenEvaluator:
+    scale = 1.0
+
+    def scores(self, state):
+        raise ValueError("no evaluation today")
+
+
+def test_registered_bot_whose_evaluation_raises_forfeits_with_its_name(monkeypatch):
+    """The runner's record reads like "greedy raised ValueError (...) at action N"."""
+    from engine.bots import evaluation
+
+    from . import toy
+
+    monkeypatch.setitem(evaluation._LOADED, toy.GAME.name, _BrokenEvaluator())
+    for spec in ("greedy", "search:fast"):
+        result = play_match(toy.GAME, decks_for(toy.GAME, 2), [small_bot("random"), small_bot(spec)], seed=1)
+        [error] = result.errors
+        assert str(error) == f"{spec} raised ValueError (no evaluation today) at action {error.action_number}"
+        assert result.outcome.winner == 0
