@@ -111,12 +111,7 @@ def match_challenge(
     for version in versions:
         if version.deck.archived:
             errors.setdefault("decks", []).append(f"deck '{version.deck.name}' was deleted and cannot play")
-    engine_game = None
-    if len(game_names) == 1:
-        try:
-            engine_game = engine_games[game_names[0]]
-        except (KeyError, AttributeError, ImportError):
-            errors.setdefault("decks", []).append(f"the game {game_names[0]} cannot be played yet")
+    engine_game = engine_games[game_names[0]] if len(game_names) == 1 else None
     if engine_game is not None and not engine_game.min_seats <= len(versions) <= engine_game.max_seats:
         seats = (f"{engine_game.min_seats}" if engine_game.min_seats == engine_game.max_seats
                  else f"{engine_game.min_seats} to {engine_game.max_seats}")

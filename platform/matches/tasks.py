@@ -89,6 +89,8 @@ def play_game(match: Match, number: int, *, worker: str) -> PlayedGame:
 
 
 def _play(match: Match, worker: str) -> str:
+    """Play the claimed ``match`` from its first unrecorded game until it is decided or a
+    game waits for its tiebreak; return what happened, for the worker's log."""
     recorded = list(match.games.order_by("number"))
     pending = [g for g in recorded if g.tiebreak == MatchGame.Tiebreak.PENDING]
     if pending:
