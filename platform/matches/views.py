@@ -101,8 +101,10 @@ def new(request: HttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """A match: live status and progress, result, games, bot errors, links to replays."""
     match = _visible_match(request, match_id)
-    wins = (match.result or {}).get("wins") or []
-    entries = [{**entry, "wins": wins[entry["seat"]] if entry["seat"] < len(wins) else 0}
+    result = match.result or {}
+    wins, places = result.get("wins") or [], result.get("places") or []
+    entries = [{**entry, "wins": wins[entry["seat"]] if entry["seat"] < len(wins) else 0,
+                "place": places[entry["seat"]] if entry["seat"] < len(places) else None}
                for entry in match_seat_labels(match)]
     return render(request, "matches/detail.html", {
         "match": match,

@@ -80,8 +80,10 @@ function render(match, progress = null) {
   error.hidden = !match.error;
   error.textContent = match.error || "";
   const wins = match.result?.wins ?? [];
+  const places = match.status === "done" ? match.result?.places ?? [] : [];
   for (const row of root.querySelectorAll("[data-entry]")) {
     row.querySelector("[data-entry-wins]").textContent = wins[Number(row.dataset.entry)] ?? 0;
+    row.querySelector("[data-entry-place]").textContent = places[Number(row.dataset.entry)] ?? "—";
   }
   renderGames(match);
   if (FINISHED.has(match.status)) stopPolling();
