@@ -128,7 +128,7 @@ def match_challenge(
             if name in clean_params:
                 errors.setdefault("params", []).append(f"'{name}' is set by the platform and cannot be chosen")
     if seed is None:
-        seed = secrets.randbits(62)
+        seed = secrets.randbits(53)  # exact as a JavaScript number
     if engine_game is not None and "decks" not in errors and "params" not in errors:
         # Setting up the first game checks the parameters and every deck with the engine's
         # own rules, exactly as the worker will.

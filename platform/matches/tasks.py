@@ -46,8 +46,9 @@ def _worker_id(task: Any) -> str:
 
 def game_seed(match_seed: int, number: int) -> int:
     """Game ``number``'s seed: a function of the match seed alone, so a game replayed by
-    another worker after a crash is dealt exactly the same."""
-    return seed_from(match_seed, "game", number)
+    another worker after a crash is dealt exactly the same. Kept below 2**53 so that
+    JavaScript clients read it exactly."""
+    return seed_from(match_seed, "game", number) >> 11
 
 
 def game_params(match: Match) -> dict[str, Any]:
