@@ -81,8 +81,8 @@ REGISTRY: dict[str, BotSpec] = {
                         "with the greedy evaluation at the leaves.",
             factory=SearchBot,
             levels={
-                "fast": {"iterations": 60, "exploration": 0.7},
-                "strong": {"iterations": 300, "exploration": 0.7},
+                "fast": {"iterations": 200, "exploration": 0.3},
+                "strong": {"iterations": 1000, "exploration": 0.3},
             },
             default_level="strong",
             settings={
@@ -93,6 +93,8 @@ REGISTRY: dict[str, BotSpec] = {
                 "playout": "random actions played before evaluating a leaf",
                 "prior": "virtual visits given to each root action at its greedy value (0: none)",
                 "prior_samples": "determinized samples for those greedy values",
+                "opponents": "how other seats choose in the tree: auto, search (their own statistics) "
+                             "or policy (the evaluation's fast policy)",
             },
         ),
     )

@@ -22,7 +22,9 @@ effect, its amount and whether it helps its owner or hurts the opponents (:func:
 
 Before scoring, the position is settled: the current Skirmish is played out with a fast
 default policy (:meth:`ConquestEvaluator.policy`: keep the opening hand, hold the Celestial,
-place the unit of highest estimated worth at each Location, never respond), so that face-down
+place the unit of highest estimated worth at each Location, answer a revealed enemy unit
+worth ``ANSWER_AT`` or more with the mildest Lightspeed card that destroys, mutes, plagues
+or weakens it, else pass), so that face-down
 units are revealed and their On Reveal abilities resolved against what is really there,
 and at the end of a Battle the CQ is really added to the Pool.
 
@@ -44,6 +46,7 @@ from engine.conquest.state import (
     MULLIGAN,
     PASS_ACTION,
     PLACEMENT,
+    RESPONSE,
     ConquestState,
 )
 from engine.core import Action
@@ -117,6 +120,17 @@ def worth(card: CardDef) -> float:
 
 
 WORTH = [worth(card) if card.type == "unit" else 0.0 for card in POOL]
+# Lightspeed cards that answer the revealed unit: card index -> (strength, max CQ or None).
+ANSWERS: dict[int, tuple[float, int | None]] = {}
+for _card in POOL:
+    if _card.type == "lightspeed":
+        for _eff in _card.effects:
+            if _eff.target == "revealed" and (_eff.name in ("destroy", "mute", "plague")
+                                              or (_eff.name == "add_cq" and _eff.amount < 0)):
+                ANSWERS[_card.index] = (_effect_worth(_eff), _eff.max_cq)
+                break
+#: The settling policy answers a revealed enemy unit worth at least this much.
+ANSWER_AT = 4.0
 # The worth of a Celestial's Ongoing abilities for one Battle.
 ONGOING = [sum(_effect_worth(eff) for eff in card.ongoing) if card.type == "celestial" else 0.0 for card in POOL]
 
@@ -144,6 +158,8 @@ class ConquestEvaluator:
     """Per-seat scores in Conquest points; see the module docstring for the terms."""
 
     scale = 4.0
+    #: The policy below is a fair model of a whole opponent (search may let others follow it).
+    models_opponents = True
 
     def settle(self, state: ConquestState) -> ConquestState:
         """Play out the current Skirmish (of the current Battle) with :meth:`policy`."""
@@ -163,7 +179,26 @@ class ConquestEvaluator:
             return best
         if phase == MULLIGAN:
             return KEEP_ACTION
+        if phase == RESPONSE and len(legal) > 1:
+            return self._answer(state, legal)
         return PASS_ACTION if PASS_ACTION in legal else legal[0]
+
+    def _answer(self, state: ConquestState, legal: list[Action]) -> Action:
+        """Answer a revealed unit worth ``ANSWER_AT`` or more with the mildest card that does."""
+        unit = state.locations[state.win_loc].slots[state.win_seat]
+        if unit is None or WORTH[unit.card] < ANSWER_AT:
+            return PASS_ACTION
+        best = PASS_ACTION
+        best_strength = 0.0
+        for action in legal:
+            if action.kind != "respond":
+                continue
+            answer = ANSWERS.get(BY_ID[action.params[0][1]].index)
+            if answer is None or (answer[1] is not None and (POOL[unit.card].cq or 0) > answer[1]):
+                continue
+            if best is PASS_ACTION or answer[0] < best_strength:
+                best, best_strength = action, answer[0]
+        return best
 
     def scores(self, state: ConquestState) -> list[float]:
         table = state.cq_table()

@@ -34,6 +34,12 @@ from engine.core import Action, Rng, State
 from engine.runner import Observation
 
 
+#: How other seats choose inside the tree: "search" (each by its own statistics), "policy"
+#: (by the evaluator's fast policy), "auto" (policy when the evaluator says its policy
+#: models a whole opponent, ``models_opponents``; else search).
+OPPONENT_MODELS = ("auto", "search", "policy")
+
+
 class _Stat:
     """One action's statistics at one node, for the seat that takes it."""
 
@@ -62,8 +68,8 @@ class SearchBot:
     decisions depend on the machine's speed), ``exploration`` (UCB constant), ``batch``
     (iterations per determinization), ``playout`` (random actions played before the
     evaluation at a leaf), ``prior`` (virtual visits given to each root action at its
-    greedy value before the search, 0 for none) and ``prior_samples`` (determinized
-    samples for those greedy values).
+    greedy value before the search, 0 for none), ``prior_samples`` (determinized
+    samples for those greedy values) and ``opponents`` (see ``OPPONENT_MODELS``).
     """
 
     def __init__(
@@ -73,11 +79,12 @@ class SearchBot:
         version: str = "1",
         iterations: int = 200,
         seconds: float | None = None,
-        exploration: float = 0.7,
+        exploration: float = 0.3,
         batch: int = 1,
         playout: int = 0,
         prior: int = 0,
         prior_samples: int = 2,
+        opponents: str = "auto",
     ):
         if iterations < 1:
             raise ValueError("search needs iterations >= 1")
@@ -89,6 +96,8 @@ class SearchBot:
             raise ValueError("search needs seconds > 0 when given")
         if prior < 0 or prior_samples < 1:
             raise ValueError("search needs prior >= 0 and prior_samples >= 1")
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"search opponents must be one of {', '.join(OPPONENT_MODELS)}, not {opponents!r}")
         self.name = name
         self.version = version
         self.iterations = iterations
@@ -98,6 +107,7 @@ class SearchBot:
         self.playout = playout
         self.prior = prior
         self.prior_samples = prior_samples
+        self.opponents = opponents
         #: Iterations run by the last decision (for tests and benchmarks).
         self.last_iterations = 0
 
@@ -126,7 +136,7 @@ class SearchBot:
                 state = sample if self.batch == 1 else sample.clone()
             else:
                 state = sample.clone()
-            self._iterate(root, state, stream, evaluator)
+            self._iterate(root, state, stream, evaluator, observation.seat)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -166,7 +176,8 @@ class SearchBot:
 
     # ------------------------------------------------------------------ one iteration
 
-    def _iterate(self, root: _Node, state: State, rng: Rng, evaluator: Evaluator) -> None:
+    def _iterate(self, root: _Node, state: State, rng: Rng, evaluator: Evaluator, me: int) -> None:
+        policy = self._opponent_policy(evaluator)
         node = root
         path: list[tuple[int, _Stat]] = []
         while True:
@@ -177,11 +188,14 @@ class SearchBot:
             for actor in state.to_act():
                 if state.outcome is not None:
                     break
-                table = node.stats.get(actor)
-                if table is None:
-                    table = node.stats[actor] = {}
-                action, stat = self._select(table, state.legal_actions(actor), rng)
-                path.append((actor, stat))
+                if policy is not None and actor != me:
+                    action = policy(state, actor, state.legal_actions(actor))
+                else:
+                    table = node.stats.get(actor)
+                    if table is None:
+                        table = node.stats[actor] = {}
+                    action, stat = self._select(table, state.legal_actions(actor), rng)
+                    path.append((actor, stat))
                 state.apply(actor, action)
                 joint.append(action)
             key: object = joint[0] if len(joint) == 1 else tuple(joint)
@@ -194,6 +208,15 @@ class SearchBot:
         for actor, stat in path:
             stat.visits += 1
             stat.total += values[actor]
+
+    def _opponent_policy(self, evaluator: Evaluator):
+        """The policy other seats follow in the tree, or None when they search too."""
+        if self.opponents == "search":
+            return None
+        policy = getattr(evaluator, "policy", None)
+        if self.opponents == "auto" and not getattr(evaluator, "models_opponents", False):
+            return None
+        return policy
 
     def _select(self, table: dict[Action, _Stat], legal: list[Action], rng: Rng) -> tuple[Action, _Stat]:
         untried: list[tuple[Action, _Stat]] = []

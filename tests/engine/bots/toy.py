@@ -258,6 +258,10 @@ class LanternsEvaluator:
 
     scale = 1.0
 
+    def policy(self, state: LanternsState, seat: int, legal: list[Action]) -> Action:
+        """Place the highest card; never boost."""
+        return legal[-1] if legal[0].kind == PLACE else legal[0]
+
     def scores(self, state: LanternsState) -> list[float]:
         return [state.points[s] + 0.05 * sum(state.hands[s]) + 0.15 * (state.placed[s] or 0)
                 for s in range(state.num_seats)]
