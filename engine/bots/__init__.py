@@ -16,8 +16,9 @@ results and ratings recorded for ``search:strong`` v1 are never mixed with v2's.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from engine.bots.greedy import GreedyBot
 from engine.bots.search import SearchBot

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from engine.bots import make_bot
 from engine.core import Decklist, Game
@@ -113,8 +114,9 @@ class ArenaResult:
         }
 
     def to_text(self) -> str:
-        lines = [f"{self.game}, {self.players} players, {self.matchups} decks, {self.games} games from seed {self.seed} "
-                 f"({self.seconds:.1f} s, {self.actions / max(self.games, 1):.0f} actions per game)"]
+        per_game = self.actions / max(self.games, 1)
+        lines = [f"{self.game}, {self.players} players, {self.matchups} decks, {self.games} games from seed "
+                 f"{self.seed} ({self.seconds:.1f} s, {per_game:.0f} actions per game)"]
         width = max(len(name) for name in self.records)
         for name, r in self.records.items():
             low, high = r.ci95

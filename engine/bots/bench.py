@@ -16,8 +16,9 @@ Strength targets (win = alone in first place):
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from engine import games as game_registry
 from engine.bots.arena import run_arena

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from engine.core import Action, Outcome, State
 

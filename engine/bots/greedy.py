@@ -19,7 +19,7 @@ TIE = 1e-9
 def pick_best(actions: list[Action], values: list[float], rng: Rng) -> Action:
     """The action of highest value; among equals, one drawn from ``rng``."""
     best = max(values)
-    tied = [a for a, v in zip(actions, values) if v >= best - TIE]
+    tied = [a for a, v in zip(actions, values, strict=True) if v >= best - TIE]
     return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 

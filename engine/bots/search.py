@@ -33,7 +33,6 @@ from engine.bots.greedy import action_values
 from engine.core import Action, Rng, State
 from engine.runner import Observation
 
-
 #: How other seats choose inside the tree: "search" (each by its own statistics), "policy"
 #: (by the evaluator's fast policy), "auto" (policy when the evaluator says its policy
 #: models a whole opponent, ``models_opponents``; else search).
@@ -148,7 +147,7 @@ class SearchBot:
         seat = observation.seat
         legal = observation.legal_actions()
         table = root.stats[seat] = {}
-        for action, value in zip(legal, action_values(observation, seat, legal, self.prior_samples, rng)):
+        for action, value in zip(legal, action_values(observation, seat, legal, self.prior_samples, rng), strict=True):
             stat = table[action] = _Stat()
             stat.visits = stat.avail = self.prior
             stat.total = self.prior * value

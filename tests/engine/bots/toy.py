@@ -19,7 +19,8 @@ After the last round, seats rank by points.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.core import (
     CONCEDE,
