@@ -18,6 +18,11 @@ the deciding seat's most visited action at the root.
   stores statistics per acting seat, each maximising its own value.
 - Rewards are per seat in [0, 1] (see engine/bots/evaluation.py), so multi-player matches
   are searched with every seat maximising its own normalised rank.
+- Other seats either search too (each by its own statistics) or follow the evaluator's
+  fast policy, where the evaluator declares that policy a fair model of a whole opponent
+  (setting ``opponents``). Leaves are settled by the evaluator before they are scored.
+- Optionally the root starts warm: each of the deciding seat's actions gets ``prior``
+  virtual visits at its greedy value.
 
 With an iteration budget and no wall-clock limit, a decision is a function of
 (observation, rng): everything random is drawn from streams derived from ``rng``.
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from engine.bots.evaluation import Evaluator, evaluator_for, outcome_values, state_values
 from engine.bots.greedy import action_values
@@ -126,6 +132,7 @@ class SearchBot:
         root = _Node()
         if self.prior:
             self._warm_start(root, observation, stream)
+        policy = self._opponent_policy(evaluator)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         sample: State | None = None
         done = 0
@@ -135,7 +142,7 @@ class SearchBot:
                 state = sample if self.batch == 1 else sample.clone()
             else:
                 state = sample.clone()
-            self._iterate(root, state, stream, evaluator, observation.seat)
+            self._iterate(root, state, stream, evaluator, observation.seat, policy)
             done += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -175,8 +182,12 @@ class SearchBot:
 
     # ------------------------------------------------------------------ one iteration
 
-    def _iterate(self, root: _Node, state: State, rng: Rng, evaluator: Evaluator, me: int) -> None:
-        policy = self._opponent_policy(evaluator)
+    def _iterate(self, root: _Node, state: State, rng: Rng, evaluator: Evaluator, me: int,
+                 policy: Callable[[State, int, list[Action]], Action] | None) -> None:
+        """One iteration on the sample ``state``: select and expand, evaluate, back up.
+
+        ``me`` is the deciding seat; when ``policy`` is given, the other seats follow it.
+        """
         node = root
         path: list[tuple[int, _Stat]] = []
         while True:
@@ -208,7 +219,7 @@ class SearchBot:
             stat.visits += 1
             stat.total += values[actor]
 
-    def _opponent_policy(self, evaluator: Evaluator):
+    def _opponent_policy(self, evaluator: Evaluator) -> Callable[[State, int, list[Action]], Action] | None:
         """The policy other seats follow in the tree, or None when they search too."""
         if self.opponents == "search":
             return None
@@ -218,6 +229,7 @@ class SearchBot:
         return policy
 
     def _select(self, table: dict[Action, _Stat], legal: list[Action], rng: Rng) -> tuple[Action, _Stat]:
+        """An untried legal action at random, else UCB1 with availability counts."""
         untried: list[tuple[Action, _Stat]] = []
         for action in legal:
             stat = table.get(action)
@@ -240,6 +252,7 @@ class SearchBot:
         return best
 
     def _leaf(self, state: State, rng: Rng, evaluator: Evaluator) -> list[float]:
+        """Per-seat values of a new node, after ``playout`` random actions."""
         for _ in range(self.playout):
             if state.outcome is not None:
                 break
