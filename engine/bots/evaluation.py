@@ -34,7 +34,13 @@ SETTLE_LIMIT = 400
 
 
 class Evaluator(Protocol):
-    """A hand-written evaluation for one game."""
+    """A hand-written evaluation for one game.
+
+    Optional members: ``settle(state)`` (play pending things out in place, see above),
+    ``policy(state, seat, legal) -> Action`` (a fast deterministic choice) and
+    ``models_opponents`` (True when that policy is a fair model of a whole opponent, which
+    lets the search have other seats follow it).
+    """
 
     #: Score difference that counts as one logistic unit (about 73% against 27%).
     scale: float
