@@ -209,3 +209,17 @@ class MultiPartParser(parsers.MultiPartParser):
         if limit is not None and declared is not None and declared > limit:
             raise PayloadTooLarge(limit)
         return super().parse(stream, media_type, parser_context)
+
+
+# --------------------------------------------------------------------------- 404 outside any view
+
+
+def not_found(request, exception=None):
+    """The site's 404 page, or the API's error shape for a path under /api/."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith("/api/"):
+        body = error_body(code="not_found", message=f"No API endpoint at {request.path}.")
+        return JsonResponse(body, status=404)
+    return page_not_found(request, exception)

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from our own static files
     "channels",
     "web",
     "rest_framework.authtoken",
@@ -214,6 +215,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --------------------------------------------------------------------------- auth, i18n
@@ -228,6 +232,16 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# --------------------------------------------------------------------------- match playing
+
+# How long a worker's claim on a match holds without renewal (the sweeper re-queues a
+# match whose lease expired), when a still-queued match's task is sent again, how many
+# starts a match gets before it is failed, and the per-decision budget of a bot.
+MATCHES_LEASE_SECONDS = env.float("MATCHES_LEASE_SECONDS", default=60.0)
+MATCHES_RESEND_SECONDS = env.float("MATCHES_RESEND_SECONDS", default=600.0)
+MATCHES_MAX_ATTEMPTS = env.int("MATCHES_MAX_ATTEMPTS", default=3)
+MATCHES_DECISION_SECONDS = env.float("MATCHES_DECISION_SECONDS", default=None)
 
 # --------------------------------------------------------------------------- security (production)
 

@@ -12,3 +12,5 @@ urlpatterns = [
     path("", include("decks.urls")),  # accounts, players, cards, decks, and their API with schema and docs
     path("", include("matches.urls")),
 ]
+
+handler404 = "config.api.not_found"

@@ -1,4 +1,5 @@
-"""Tunable numbers of match playing, read from Django settings or the environment.
+"""Tunable numbers of match playing, from Django settings (config/settings.py reads them
+from the environment; README lists them).
 
 Each is read when it is used, so a test can change it with pytest-django's ``settings``
 fixture, and a worker started with ``MATCHES_LEASE_SECONDS=2`` in its environment plays
@@ -20,17 +21,12 @@ with that lease:
 
 from __future__ import annotations
 
-import os
-
 from django.conf import settings
 
 
 def _number(name: str, default: float | None) -> float | None:
     value = getattr(settings, name, None)
-    if value is None:
-        raw = os.environ.get(name, "").strip()
-        value = float(raw) if raw else default
-    return None if value is None else float(value)
+    return default if value is None else float(value)
 
 
 def lease_seconds() -> float:

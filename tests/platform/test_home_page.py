@@ -23,6 +23,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("cards/", include(([path("", _cards_index, name="index")], "cards"))),
+    path("", include("accounts.urls")),  # the header's log in / sign up links
 ]
 
 

@@ -53,9 +53,27 @@ def test_schema_management_command_validates_without_warnings():
     assert "openapi" in out.getvalue()
 
 
-def test_docs_pages(api):
-    assert api.get("/api/docs/").status_code == 200
-    assert api.get("/api/redoc/").status_code == 200
+def test_docs_pages_work_offline_from_our_own_static_files(api):
+    docs = api.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"/static/drf_spectacular_sidecar/swagger-ui-dist/" in docs.content
+    assert b"cdn.jsdelivr" not in docs.content
+    redoc = api.get("/api/redoc/")
+    assert redoc.status_code == 200
+    assert b"/static/drf_spectacular_sidecar/redoc/" in redoc.content
+
+
+def test_an_unknown_api_path_answers_in_the_error_shape(api):
+    response = api.get("/api/no-such-thing/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+    assert "/api/no-such-thing/" in response.json()["error"]["message"]
+
+
+def test_an_unknown_page_is_the_site_404(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
 
 
 def test_error_shape_of_a_service_validation_error():
