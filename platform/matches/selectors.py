@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import zlib
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Match, MatchGame, MatchSeat
@@ -102,6 +105,28 @@ def match_replay_json(*, match: Match, game: MatchGame, all_seats: bool = True) 
         bot_errors=list(game.bot_errors),
         verified_at=game.verified_at.isoformat() if game.verified_at else None,
         all_seats=all_seats,
-        frames=replay_frames(replay, tiebreak=tiebreak, all_seats=all_seats),
+        frames=_frames(game=game, replay=replay, tiebreak=tiebreak, all_seats=all_seats),
     )
     return data
+
+
+#: Seconds the frames of a finished game stay cached (they can never change: the log,
+#: the seed and the engine's rules version make them).
+FRAMES_CACHE_SECONDS = 24 * 3600
+
+
+def _frames(*, game: MatchGame, replay, tiebreak: list, all_seats: bool) -> list[dict[str, Any]]:
+    """The viewer's frames, rebuilt by the engine once per finished game and then cached.
+
+    Rebuilding a long four-player game takes the engine a second or more; the cache holds
+    the frames as compressed JSON, keyed by game, rules version and whose cards are shown.
+    """
+    if not game.outcome:
+        return replay_frames(replay, tiebreak=tiebreak, all_seats=all_seats)
+    key = f"replay-frames:{game.pk}:{replay.game}:{replay.rules_version}:{int(all_seats)}:{len(replay.actions)}:{len(tiebreak)}"
+    blob = cache.get(key)
+    if blob is not None:
+        return json.loads(zlib.decompress(blob))
+    frames = replay_frames(replay, tiebreak=tiebreak, all_seats=all_seats)
+    cache.set(key, zlib.compress(json.dumps(frames, separators=(",", ":")).encode(), 6), FRAMES_CACHE_SECONDS)
+    return frames

@@ -256,3 +256,20 @@ def test_verified_replays_are_not_verified_again(alice, bob, enqueued, monkeypat
     monkeypatch.setattr(engine.core, "verify_replay", lambda replay: ["must not be called"])
     assert client_for().get(f"/api/matches/{match.pk}/replay/?game=1").status_code == 200
     assert match.games.get().verified_at == stamp <= timezone.now()
+
+
+def test_frames_of_a_finished_game_are_rebuilt_once_then_served_from_the_cache(alice, bob, enqueued, monkeypatch):
+    from django.core.cache import cache
+
+    import matches.selectors
+
+    cache.clear()
+    match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
+    calls = []
+    real = matches.selectors.replay_frames
+    monkeypatch.setattr(matches.selectors, "replay_frames", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = client_for().get(f"/api/matches/{match.pk}/replay/?game=1").json()
+    second = client_for().get(f"/api/matches/{match.pk}/replay/?game=1").json()
+    assert len(calls) == 1
+    assert second["frames"] == first["frames"]
+    assert len(first["frames"]) == len(first["actions"]) + 1
