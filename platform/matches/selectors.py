@@ -123,7 +123,8 @@ def _frames(*, game: MatchGame, replay, tiebreak: list, all_seats: bool) -> list
     """
     if not game.outcome:
         return replay_frames(replay, tiebreak=tiebreak, all_seats=all_seats)
-    key = f"replay-frames:{game.pk}:{replay.game}:{replay.rules_version}:{int(all_seats)}:{len(replay.actions)}:{len(tiebreak)}"
+    key = (f"replay-frames:{game.pk}:{replay.game}:{replay.rules_version}:{int(all_seats)}"
+           f":{len(replay.actions)}:{len(tiebreak)}")
     blob = cache.get(key)
     if blob is not None:
         return json.loads(zlib.decompress(blob))
