@@ -15,8 +15,10 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 JSON = Any
@@ -426,6 +428,35 @@ def resolve_card_names(
         name = fix(card, "card")
         merged[name] = merged.get(name, 0) + n
     return Decklist(commander=commander, cards=tuple(merged.items()), name=decklist.name), problems
+
+
+# --------------------------------------------------------------------------- card data files
+
+
+def card_tables(directory: Path) -> Iterator[tuple[str, int, Any]]:
+    """Every ``[[card]]`` table of every ``*.toml`` file in ``directory``, in file order.
+
+    Yields ``(label, position, table)`` with ``label`` the file as error messages name it
+    (``cards/units.toml``) and ``position`` counted from 1 within the file. Raises
+    :class:`CardDataError` naming the file for anything that is not a list of card tables.
+    """
+    files = sorted(directory.glob("*.toml"))
+    if not files:
+        raise CardDataError(f"{directory}: no card files (*.toml)")
+    for path in files:
+        label = f"cards/{path.name}"
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise CardDataError(f"{label}: not valid TOML ({exc})") from None
+        for key in data:
+            if key != "card":
+                raise CardDataError(f"{label}: unknown top-level key '{key}' (cards are [[card]] tables)")
+        tables = data.get("card", [])
+        if not isinstance(tables, list):
+            raise CardDataError(f"{label}: 'card' must be an array of tables ([[card]])")
+        for position, table in enumerate(tables, start=1):
+            yield label, position, table
 
 
 # --------------------------------------------------------------------------- the contract

@@ -18,13 +18,12 @@ the vocabulary of :mod:`engine.conquest.effects`. A problem raises
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from engine.conquest import effects as fx
 from engine.conquest.params import CARD_CHANGEABLE
-from engine.core import CardDataError
+from engine.core import CardDataError, card_tables
 
 CARDS_DIR = Path(__file__).parent / "cards"
 
@@ -248,28 +247,13 @@ def load_pool(directory: Path = CARDS_DIR) -> list[CardDef]:
     """Every card of every ``*.toml`` file in ``directory``, sorted by id (the pool order)."""
     cards: list[CardDef] = []
     seen: dict[str, str] = {}
-    files = sorted(directory.glob("*.toml"))
-    if not files:
-        raise CardDataError(f"{directory}: no card files (*.toml)")
-    for path in files:
-        where_file = f"cards/{path.name}"
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise CardDataError(f"{where_file}: not valid TOML ({exc})") from None
-        for key in data:
-            if key != "card":
-                raise CardDataError(f"{where_file}: unknown top-level key '{key}' (cards are [[card]] tables)")
-        raw_cards = data.get("card", [])
-        if not isinstance(raw_cards, list):
-            raise CardDataError(f"{where_file}: 'card' must be an array of tables ([[card]])")
-        for position, raw in enumerate(raw_cards, start=1):
-            card = parse_card(where_file, raw, position)
-            if card.id in seen:
-                raise CardDataError(f"{where_file}: card '{card.name}': field 'name' repeats a card of "
-                                    f"{seen[card.id]} (same id '{card.id}')")
-            seen[card.id] = where_file
-            cards.append(card)
+    for where_file, position, raw in card_tables(directory):
+        card = parse_card(where_file, raw, position)
+        if card.id in seen:
+            raise CardDataError(f"{where_file}: card '{card.name}': field 'name' repeats a card of "
+                                f"{seen[card.id]} (same id '{card.id}')")
+        seen[card.id] = where_file
+        cards.append(card)
     cards.sort(key=lambda c: c.id)
     for index, card in enumerate(cards):
         card.index = index

@@ -10,12 +10,11 @@ rules page, docs/rules/tempofront.md.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.core import CardDataError
+from engine.core import CardDataError, card_tables
 
 CARD_DIR = Path(__file__).parent / "cards"
 
@@ -679,27 +678,12 @@ def load_cards(directory: Path = CARD_DIR) -> dict[str, Card]:
     """
     cards: dict[str, Card] = {}
     names: dict[str, str] = {}
-    files = sorted(directory.glob("*.toml"))
-    if not files:
-        raise CardDataError(f"{directory}: no card files (*.toml)")
-    for path in files:
-        label = f"cards/{path.name}"
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise CardDataError(f"{label}: not valid TOML: {exc}") from None
-        for key in data:
-            if key != "card":
-                raise CardDataError(f"{label}: unexpected top-level key '{key}' (cards are [[card]] tables)")
-        tables = data.get("card", [])
-        if not isinstance(tables, list):
-            raise CardDataError(f"{label}: 'card' must be an array of tables ([[card]])")
-        for index, table in enumerate(tables):
-            card = _card_from_table(label, table, index)
-            if card.id in cards:
-                raise CardDataError(f"{label}: card '{card.name}': field 'name' repeats {names[card.id]}")
-            cards[card.id] = card
-            names[card.id] = f"'{card.name}' of {card.file}"
+    for label, position, table in card_tables(directory):
+        card = _card_from_table(label, table, position - 1)
+        if card.id in cards:
+            raise CardDataError(f"{label}: card '{card.name}': field 'name' repeats {names[card.id]}")
+        cards[card.id] = card
+        names[card.id] = f"'{card.name}' of {card.file}"
     return cards
 
 
