@@ -82,7 +82,7 @@ def bot_benchmarks(
     Returns ``{"pairings": [...], "speed": [...], "all_targets_met": bool, "markdown": str}``;
     each pairing holds its description, command, target, whether it was met, and the
     arena's JSON result; each speed row holds game, bot, games, mean decision seconds,
-    decisions per game and games per hour.
+    decisions per game (both seats together) and games per hour.
     """
     say = progress or (lambda line: None)
     registry = registry if registry is not None else game_registry
@@ -153,7 +153,7 @@ def benchmarks_markdown(result: dict[str, Any]) -> str:
         lines.append(f"| {p['game']} | {p['measure']} | {p['win_rate']:.1%} | {low:.1%}-{high:.1%} | "
                      f"{'yes' if p['met'] else 'NO'} | `{p['command']}` |")
     lines += ["", "### Speed (one core, self-play, 2 players)", "",
-              "| game | bot | mean decision | decisions per game | games per hour | command |",
+              "| game | bot | mean decision | decisions per game (both seats) | games per hour | command |",
               "|---|---|---|---|---|---|"]
     for s in result["speed"]:
         lines.append(f"| {s['game']} | {s['bot']} | {s['mean_decision_seconds'] * 1000:.2f} ms | "
