@@ -283,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`python -m engine cards ... | head`): stop quietly.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
