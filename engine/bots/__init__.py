@@ -83,7 +83,7 @@ REGISTRY: dict[str, BotSpec] = {
             factory=SearchBot,
             levels={
                 "fast": {"iterations": 200, "exploration": 0.3},
-                "strong": {"iterations": 1000, "exploration": 0.3},
+                "strong": {"iterations": 2500, "exploration": 0.3},
             },
             default_level="strong",
             settings={
