@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
         section = bot_section(args.bot_games)
         if section:
             text += "\n" + section.strip() + "\n"
+    else:
+        text += ("\n## Bots\n\nNot measured in this run (`--skip-bots`); `make bench` measures bot "
+                 "strength and decision speed (docs/bots.md).\n")
     RESULTS.write_text(text, encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
     return 1 if any("error" in row for row in rows) else 0
