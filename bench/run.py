@@ -69,7 +69,7 @@ def run_one(game: str, players: int | None, games_count: int) -> dict:
     return {"command": shown, "result": json.loads(completed.stdout.strip().splitlines()[-1])}
 
 
-def bot_section(games_per_pairing: int) -> str | None:
+def bot_section(games_per_pairing: int, jobs: int) -> str | None:
     """The bots' own benchmark section, or None when the engine has no bot benchmarks."""
     sys.path.insert(0, str(ROOT))
     try:
@@ -77,7 +77,8 @@ def bot_section(games_per_pairing: int) -> str | None:
     except ImportError as exc:
         print(f"bots: no benchmarks yet ({exc})")
         return None
-    result = bot_benchmarks(games_per_pairing=games_per_pairing, progress=lambda line: print(f"  {line}", flush=True))
+    result = bot_benchmarks(games_per_pairing=games_per_pairing, jobs=jobs,
+                            progress=lambda line: print(f"  {line}", flush=True))
     return result["markdown"]
 
 
@@ -118,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per engine speed figure (default 200)")
     parser.add_argument("--bot-games", type=int, default=100, help="games per bot strength pairing (default 100)")
     parser.add_argument("--skip-bots", action="store_true", help="measure engine speed only")
+    parser.add_argument("--jobs", type=int, default=0,
+                        help="worker processes per bot strength pairing (default 0: one per core)")
     args = parser.parse_args(argv)
 
     machine = {
@@ -141,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     text = render(rows, machine)
     if not args.skip_bots:
         print(f"bots: strength pairings ({args.bot_games} games each) and decision speed ...", flush=True)
-        section = bot_section(args.bot_games)
+        section = bot_section(args.bot_games, args.jobs)
         if section:
             text += "\n" + section.strip() + "\n"
     else:

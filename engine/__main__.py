@@ -126,7 +126,8 @@ def cmd_arena(args) -> int:
 
     try:
         result = run_arena(game, specs, games=args.games, seed=args.seed, players=args.players, decks=pool,
-                           decision_seconds=args.decision_seconds, matchups=args.matchups, on_game=progress)
+                           decision_seconds=args.decision_seconds, matchups=args.matchups, on_game=progress,
+                           jobs=args.jobs)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     print(json.dumps(result.to_json()) if args.json else result.to_text())
@@ -250,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object with per-bot results")
     p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
     p.add_argument("--decision-seconds", type=float, default=None, help="a slower bot decision forfeits")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes playing matches in parallel (0: one per core); same results as 1")
     p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("replay", help="show or verify a saved replay")

@@ -21,6 +21,8 @@ loss. Win rates carry a 95% Wilson score interval.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -164,6 +166,7 @@ def run_arena(
     decision_seconds: float | None = None,
     matchups: str = "mirror",
     on_game: Callable[[int, MatchResult], None] | None = None,
+    jobs: int = 1,
 ) -> ArenaResult:
     """Play ``games`` matches of ``game`` between the bot specs ``bots`` and tally results.
 
@@ -171,7 +174,11 @@ def run_arena(
     (``["search:strong", "greedy"]`` for 4 players is search, greedy, search, greedy).
     ``decks`` defaults to the game's starter decks; ``matchups`` is "mirror" or "mixed"
     (see the module docstring). ``on_game(index, result)`` is called after every match
-    (progress reporting).
+    (progress reporting), in game order.
+
+    ``jobs`` > 1 plays the matches in that many worker processes (0: one per core). Every
+    match depends only on its index, so the results are the same as with one job; the
+    decision times are measured inside the workers.
     """
     players = players or len(bots)
     if not game.min_seats <= players <= game.max_seats:
@@ -182,28 +189,79 @@ def run_arena(
         raise ValueError("an arena needs at least one game")
     if matchups not in MATCHUPS:
         raise ValueError(f"matchups must be one of {', '.join(MATCHUPS)}, not {matchups!r}")
+    if jobs < 0:
+        raise ValueError("jobs must be 0 (one per core) or more")
     entries = [bots[i % len(bots)] for i in range(players)]
     instances = [make_bot(spec) for spec in entries]
     names = [bot.name for bot in instances]
     deck_pool = list(decks) if decks else list(game.starter_decks().values())
     records = {name: BotRecord(name) for name in dict.fromkeys(names)}
     result = ArenaResult(game=game.name, players=players, seed=seed, bots=names, records=records, matchups=matchups)
+    setup = _Setup(game, entries, deck_pool, players, matchups, seed, params, decision_seconds)
+    jobs = min(jobs or os.cpu_count() or 1, games)
     started = time.perf_counter()
-    for index in range(games):
-        block, seat_entries, seat_decks = seating(index, players, len(deck_pool), matchups)
-        match = play_match(
-            game,
-            [deck_pool[d] for d in seat_decks],
-            [instances[e] for e in seat_entries],
-            seed=seed + block,
-            params=params,
-            decision_seconds=decision_seconds,
-        )
-        _tally(result, match, [names[e] for e in seat_entries])
-        if on_game is not None:
-            on_game(index, match)
+    if jobs <= 1:
+        matches = (setup.play(index, instances) for index in range(games))
+        pool = None
+    else:
+        pool = _context().Pool(jobs, initializer=_init_worker, initargs=(setup,))
+        matches = pool.imap(_play_in_worker, range(games))
+    try:
+        for index, match in enumerate(matches):
+            seat_entries = seating(index, players, len(deck_pool), matchups)[1]
+            _tally(result, match, [names[e] for e in seat_entries])
+            if on_game is not None:
+                on_game(index, match)
+    finally:
+        if pool is not None:
+            pool.terminate()
     result.seconds = time.perf_counter() - started
     return result
+
+
+@dataclass
+class _Setup:
+    """What one arena match needs besides its index (sent once to each worker process)."""
+
+    game: Game
+    entries: list[str]
+    deck_pool: list[Decklist]
+    players: int
+    matchups: str
+    seed: int
+    params: Mapping[str, Any] | None
+    decision_seconds: float | None
+
+    def play(self, index: int, instances: list[Any]) -> MatchResult:
+        block, seat_entries, seat_decks = seating(index, self.players, len(self.deck_pool), self.matchups)
+        return play_match(
+            self.game,
+            [self.deck_pool[d] for d in seat_decks],
+            [instances[e] for e in seat_entries],
+            seed=self.seed + block,
+            params=self.params,
+            decision_seconds=self.decision_seconds,
+        )
+
+
+_WORKER: tuple[_Setup, list[Any]] | None = None
+
+
+def _context():
+    """Fork where the platform has it (workers start at once, with the parent's registries)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _init_worker(setup: _Setup) -> None:
+    global _WORKER
+    _WORKER = (setup, [make_bot(spec) for spec in setup.entries])
+
+
+def _play_in_worker(index: int) -> MatchResult:
+    assert _WORKER is not None
+    setup, instances = _WORKER
+    return setup.play(index, instances)
 
 
 def _tally(result: ArenaResult, match: MatchResult, seat_names: list[str]) -> None:

@@ -3,7 +3,9 @@
 :func:`bot_benchmarks` runs every measurement that issue 5 names and returns a dict whose
 ``"markdown"`` entry is a ready-made section for the results file; ``make bench`` calls it.
 Each strength pairing records the exact ``python -m engine arena`` command that reproduces
-it. Everything runs on one core, one match after another.
+it. Strength pairings may play their matches in several worker processes (``jobs``; the
+results are the same as in one); decision speed and games per hour are measured in one
+process on one core, one match after another.
 
 Strength targets (win = alone in first place):
 
@@ -42,9 +44,9 @@ class Pairing:
     def players(self) -> int:
         return len(self.bots)
 
-    def command(self, games: int, seed: int) -> str:
+    def command(self, games: int, seed: int, jobs: int = 1) -> str:
         return (f"python -m engine arena --game {self.game} --bots {','.join(self.bots)} "
-                f"--games {games} --seed {seed}")
+                f"--games {games} --seed {seed}" + (f" --jobs {jobs}" if jobs != 1 else ""))
 
     def describe(self) -> str:
         opponents = self.bots[1:]
@@ -71,13 +73,15 @@ def bot_benchmarks(
     progress: Callable[[str], None] | None = None,
     pairings: Sequence[Pairing] = PAIRINGS,
     registry: Mapping[str, Game] | None = None,
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Run the strength pairings and the speed measurements; return results and Markdown.
 
     ``games_per_pairing``: matches per strength pairing (use a multiple of players x starter
     decks for perfectly even seating). ``speed_games``: self-play matches per bot level and
     game for games per hour (random plays at least 20). ``progress(line)`` gets one line
-    per finished measurement.
+    per finished measurement. ``jobs``: worker processes per strength pairing (0: one per
+    core).
 
     Returns ``{"pairings": [...], "speed": [...], "all_targets_met": bool, "markdown": str}``;
     each pairing holds its description, command, target, whether it was met, and the
@@ -90,7 +94,7 @@ def bot_benchmarks(
     for pairing in pairings:
         if pairing.game not in game_names:
             continue
-        arena = run_arena(registry[pairing.game], list(pairing.bots), games=games_per_pairing, seed=seed)
+        arena = run_arena(registry[pairing.game], list(pairing.bots), games=games_per_pairing, seed=seed, jobs=jobs)
         record = arena.records[pairing.bots[0]]
         low, _ = record.ci95
         met = record.win_rate >= pairing.target if pairing.test == "rate" else low > pairing.target
@@ -98,7 +102,7 @@ def bot_benchmarks(
             "game": pairing.game,
             "players": pairing.players,
             "measure": pairing.describe(),
-            "command": pairing.command(games_per_pairing, seed),
+            "command": pairing.command(games_per_pairing, seed, jobs),
             "target": pairing.target,
             "test": pairing.test,
             "met": met,
@@ -135,6 +139,7 @@ def bot_benchmarks(
     result = {
         "games_per_pairing": games_per_pairing,
         "seed": seed,
+        "jobs": jobs,
         "pairings": rows,
         "speed": speed,
         "all_targets_met": all(p["met"] for p in rows),
@@ -146,6 +151,9 @@ def bot_benchmarks(
 def benchmarks_markdown(result: dict[str, Any]) -> str:
     """A Markdown section from :func:`bot_benchmarks`'s result."""
     lines = ["## Bots", "", "### Strength", "",
+             f"{result['games_per_pairing']} games per pairing from seed {result['seed']}, seats and starter "
+             "decks rotated evenly (mirror matches). A win is first place alone; draws count as not won. "
+             "Matches played in parallel worker processes give the same results as in one.", "",
              "| game | measure | win rate | 95% CI | target met | command |",
              "|---|---|---|---|---|---|"]
     for p in result["pairings"]:

@@ -71,6 +71,24 @@ def test_multiplayer_arena_counts_a_win_only_alone_in_first_place():
     assert search.wins + greedy.wins <= 4
 
 
+@pytest.mark.parametrize("game", ["toy", "tempofront"])
+def test_arena_in_worker_processes_plays_the_same_games_as_one_process(game):
+    from engine import games
+
+    played = toy.GAME if game == "toy" else games.get(game)
+    seen: dict[int, list] = {1: [], 2: []}
+    results = {}
+    for jobs in (1, 2):
+        results[jobs] = run_arena(played, ["greedy", "random"], games=6, seed=5, jobs=jobs,
+                                  on_game=lambda index, match, jobs=jobs: seen[jobs].append(
+                                      (index, match.replay.seed, match.outcome.places, match.replay.actions)))
+    assert seen[1] == seen[2]
+    assert [index for index, *_ in seen[2]] == list(range(6))
+    for name in ("greedy", "random"):
+        one, two = results[1].records[name], results[2].records[name]
+        assert (one.wins, one.draws, one.losses, one.decisions) == (two.wins, two.draws, two.losses, two.decisions)
+
+
 def test_arena_refuses_bad_requests():
     with pytest.raises(ValueError, match="matchups"):
         run_arena(toy.GAME, ["random", "random"], games=1, matchups="swiss")
@@ -78,6 +96,8 @@ def test_arena_refuses_bad_requests():
         run_arena(toy.GAME, ["random"] * 5, games=1)
     with pytest.raises(ValueError, match="unknown bot"):
         run_arena(toy.GAME, ["random", "oracle"], games=1)
+    with pytest.raises(ValueError, match="jobs"):
+        run_arena(toy.GAME, ["random", "random"], games=1, jobs=-1)
 
 
 @pytest.fixture
