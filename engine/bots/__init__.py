@@ -77,7 +77,7 @@ REGISTRY: dict[str, BotSpec] = {
         ),
         BotSpec(
             name="search",
-            version="1",
+            version="2",
             description="Information-set Monte Carlo tree search over determinized samples, "
                         "with the greedy evaluation at the leaves.",
             factory=SearchBot,

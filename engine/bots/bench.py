@@ -39,6 +39,8 @@ class Pairing:
     target: float
     #: "rate": the win rate must reach ``target``; "lower": the 95% interval's lower end must exceed it.
     test: str = "rate"
+    #: Games for this pairing when it must differ from the run's ``games_per_pairing`` (at most that).
+    games: int | None = None
 
     @property
     def players(self) -> int:
@@ -94,7 +96,8 @@ def bot_benchmarks(
     for pairing in pairings:
         if pairing.game not in game_names:
             continue
-        arena = run_arena(registry[pairing.game], list(pairing.bots), games=games_per_pairing, seed=seed, jobs=jobs)
+        count = min(pairing.games or games_per_pairing, games_per_pairing)
+        arena = run_arena(registry[pairing.game], list(pairing.bots), games=count, seed=seed, jobs=jobs)
         record = arena.records[pairing.bots[0]]
         low, _ = record.ci95
         met = record.win_rate >= pairing.target if pairing.test == "rate" else low > pairing.target
@@ -102,7 +105,8 @@ def bot_benchmarks(
             "game": pairing.game,
             "players": pairing.players,
             "measure": pairing.describe(),
-            "command": pairing.command(games_per_pairing, seed, jobs),
+            "command": pairing.command(count, seed, jobs),
+            "games": count,
             "target": pairing.target,
             "test": pairing.test,
             "met": met,
@@ -151,14 +155,14 @@ def bot_benchmarks(
 def benchmarks_markdown(result: dict[str, Any]) -> str:
     """A Markdown section from :func:`bot_benchmarks`'s result."""
     lines = ["## Bots", "", "### Strength", "",
-             f"{result['games_per_pairing']} games per pairing from seed {result['seed']}, seats and starter "
-             "decks rotated evenly (mirror matches). A win is first place alone; draws count as not won. "
-             "Matches played in parallel worker processes give the same results as in one.", "",
-             "| game | measure | win rate | 95% CI | target met | command |",
-             "|---|---|---|---|---|---|"]
+             f"Games from seed {result['seed']}, seats and starter decks rotated evenly (mirror matches). "
+             "A win is first place alone; draws count as not won. Matches played in parallel worker "
+             "processes give the same results as in one.", "",
+             "| game | measure | games | win rate | 95% CI | target met | command |",
+             "|---|---|---|---|---|---|---|"]
     for p in result["pairings"]:
         low, high = p["ci95"]
-        lines.append(f"| {p['game']} | {p['measure']} | {p['win_rate']:.1%} | {low:.1%}-{high:.1%} | "
+        lines.append(f"| {p['game']} | {p['measure']} | {p['games']} | {p['win_rate']:.1%} | {low:.1%}-{high:.1%} | "
                      f"{'yes' if p['met'] else 'NO'} | `{p['command']}` |")
     lines += ["", "### Speed (one core, self-play, 2 players)", "",
               "| game | bot | mean decision | decisions per game (both seats) | games per hour | command |",

@@ -39,6 +39,7 @@ from engine.conquest.cards import CardDef
 from engine.conquest.pool import BY_ID, POOL
 from engine.conquest.state import (
     CELESTIAL,
+    EMPTY,
     IS_FRAGMENT,
     IS_LIGHTSPEED,
     IS_UNIT,
@@ -165,6 +166,14 @@ class ConquestEvaluator:
         """Play out the current Skirmish (of the current Battle) with :meth:`policy`."""
         mark = (state.battle, state.skirmish)
         return play_out(state, self.policy, lambda s: (s.battle, s.skirmish) == mark)
+
+    def observed(self, actor: int, action: Action) -> object:
+        """What the other seats see of ``actor`` taking ``action``: a pick shows only whether
+        a face-down unit goes to that Location, never which card; everything else is public.
+        """
+        if action.kind == "place":
+            return ("place", action.params[1][1], action.params[0][1] != EMPTY)
+        return action
 
     def policy(self, state: ConquestState, seat: int, legal: list[Action]) -> Action:
         """Keep, hold the Celestial, place the best unit, pass: fast and deterministic."""

@@ -46,6 +46,8 @@ THREAT = 0.3
 CARD = 0.7
 
 _WINDOWS = ("response", "counter", "scout", "mulligan")
+# Actions whose card the other seat does not see.
+_SECRET = ("prepare", "take")
 
 
 class TempoFrontEvaluator:
@@ -56,6 +58,13 @@ class TempoFrontEvaluator:
     def settle(self, state: TempoState) -> TempoState:
         """Close open windows (everyone passes) so that declared actions resolve."""
         return play_out(state, self.policy, lambda s: s.phase in _WINDOWS)
+
+    def observed(self, actor: int, action: Action) -> object:
+        """What the other seat sees of ``actor`` taking ``action``: a Prepared card and a
+        Scout's pick go face-down (only the kind of action shows); everything else is public."""
+        if action.kind in _SECRET:
+            return (action.kind,)
+        return action
 
     def policy(self, state: TempoState, seat: int, legal: list[Action]) -> Action:
         """Pass in windows, keep opening hands, take the first card scouted."""

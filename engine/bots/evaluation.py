@@ -37,9 +37,11 @@ class Evaluator(Protocol):
     """A hand-written evaluation for one game.
 
     Optional members: ``settle(state)`` (play pending things out in place, see above),
-    ``policy(state, seat, legal) -> Action`` (a fast deterministic choice) and
+    ``policy(state, seat, legal) -> Action`` (a fast deterministic choice),
     ``models_opponents`` (True when that policy is a fair model of a whole opponent, which
-    lets the search have other seats follow it).
+    lets the search have other seats follow it) and ``observed(actor, action)`` (what the
+    other seats see of ``actor`` taking ``action``, for actions that are partly secret,
+    such as a face-down pick; the search keys its tree by it).
     """
 
     #: Score difference that counts as one logistic unit (about 73% against 27%).

@@ -12,8 +12,12 @@ the deciding seat's most visited action at the root.
   another sample the opponent may hold other cards.
 - Simultaneous choices (Conquest placement: several seats in ``to_act()``) are decoupled:
   each acting seat keeps its own statistics at the node and chooses without seeing the
-  others' choices; the child is keyed by the joint choice. Hidden choices already made by
-  other seats are part of the sample, like any hidden card.
+  others' choices; the child is keyed by the joint choice.
+- The tree is the deciding seat's: a child is keyed by what that seat sees of the others'
+  actions. Where the evaluator says an action is partly secret (``observed``: a Conquest
+  pick shows a face-down unit going to a Location, not which card), children are keyed by
+  that, so one node gathers every sample in which the seat saw the same thing. Hidden
+  choices already made by other seats are part of the sample, like any hidden card.
 - Response windows need nothing special: the seat to act may be any seat, and each node
   stores statistics per acting seat, each maximising its own value.
 - Rewards are per seat in [0, 1] (see engine/bots/evaluation.py), so multi-player matches
@@ -190,11 +194,12 @@ class SearchBot:
         """
         node = root
         path: list[tuple[int, _Stat]] = []
+        seen = getattr(evaluator, "observed", None)
         while True:
             if state.outcome is not None:
                 values = outcome_values(state.outcome)
                 break
-            joint: list[Action] = []
+            joint: list[object] = []
             for actor in state.to_act():
                 if state.outcome is not None:
                     break
@@ -207,7 +212,7 @@ class SearchBot:
                     action, stat = self._select(table, state.legal_actions(actor), rng)
                     path.append((actor, stat))
                 state.apply(actor, action)
-                joint.append(action)
+                joint.append(action if actor == me or seen is None else seen(actor, action))
             key: object = joint[0] if len(joint) == 1 else tuple(joint)
             child = node.children.get(key)
             if child is None:

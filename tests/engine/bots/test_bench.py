@@ -12,7 +12,7 @@ def test_benchmarks_return_pairings_speed_and_markdown():
     result = bot_benchmarks(
         games_per_pairing=2, speed_games=1, seed=4, game_names=("lanterns",),
         pairings=[Pairing("lanterns", ("greedy", "random"), 0.5),
-                  Pairing("lanterns", ("search:fast", "greedy", "greedy"), 0.2, test="lower")],
+                  Pairing("lanterns", ("search:fast", "greedy", "greedy"), 0.2, test="lower", games=1)],
         registry={"lanterns": toy.GAME}, progress=lines.append,
     )
     assert [p["players"] for p in result["pairings"]] == [2, 3]
@@ -20,6 +20,8 @@ def test_benchmarks_return_pairings_speed_and_markdown():
     assert first["command"] == "python -m engine arena --game lanterns --bots greedy,random --games 2 --seed 4"
     assert first["arena"]["bots"]["greedy"]["games"] == 2
     assert first["met"] == (first["win_rate"] >= 0.5)
+    second = result["pairings"][1]
+    assert second["games"] == 1 and second["arena"]["games"] == 1 and "--games 1 " in second["command"]
     assert [s["bot"] for s in result["speed"]] == ["random", "greedy", "search:fast", "search:strong"]
     assert all(s["games_per_hour"] > 0 for s in result["speed"])
     assert result["markdown"].startswith("## Bots")

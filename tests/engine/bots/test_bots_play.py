@@ -114,3 +114,32 @@ def test_other_seats_can_follow_the_evaluators_policy_inside_the_tree():
 def test_unknown_opponent_model_is_refused():
     with pytest.raises(ValueError, match="opponents"):
         SearchBot(opponents="telepathy")
+
+
+def test_conquest_search_tree_never_branches_on_an_opponents_secret_pick():
+    """A Conquest pick is face-down: the deciding seat sees that a unit goes to a Location,
+    not which one, so its tree keys the opponent's picks by that and nothing more."""
+    from engine import games
+    from engine.conquest.state import PLACEMENT
+
+    from .helpers import decks_for
+
+    game = games["conquest"]
+    state = game.new_match(decks_for(game, 2), 4, None)
+    while not (state.phase == PLACEMENT and state.to_act() == (0, 1)):
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[0] if state.phase != PLACEMENT else legal[-1])
+    observation = Observation(state, 0)
+    root = SearchBot(iterations=300, opponents="search").search(observation, Rng(3))
+    mine = set(observation.legal_actions())
+    assert root.children
+    seen = set()
+    for key in root.children:
+        own, theirs = key
+        assert own in mine
+        assert not isinstance(theirs, Action) and theirs[0] == "place"
+        seen.add(theirs)
+    # Only "a face-down unit" or "nothing" at the opponent's Location: at most two forms.
+    assert len(seen) <= 2
+    assert len(root.children) <= 2 * len(mine)

@@ -100,3 +100,20 @@ def test_conquest_bots_annihilate_a_revealed_titan(conquest, spec):
     assert state.to_act() == (1,)
     action = make_bot(spec).act(Observation(state, 1), 1, Rng(2))
     assert action == Action.of("respond", card="annihilate")
+
+
+def test_the_search_sees_only_the_public_side_of_secret_actions():
+    """A Prepared card and a Scout's pick (TempoFront) and a face-down pick (Conquest) show the
+    other seats only that they happened: the search's tree is keyed by that, not the card."""
+    from engine.bots.eval_conquest import EVALUATOR as CQ
+    from engine.bots.eval_tempofront import EVALUATOR as TF
+    from engine.conquest.state import place_action
+    from engine.tempofront.state import PLAY, PREPARE, TAKE
+
+    first, second = sorted(PREPARE)[:2]
+    assert TF.observed(1, PREPARE[first]) == TF.observed(1, PREPARE[second]) == ("prepare",)
+    assert TF.observed(1, TAKE[first]) == TF.observed(1, TAKE[second]) == ("take",)
+    assert TF.observed(1, PLAY[first]) == PLAY[first]  # a played card is public
+    assert CQ.observed(0, place_action("shieldbearer", 2)) == CQ.observed(0, place_action("bulwark-titan", 2))
+    assert CQ.observed(0, place_action("shieldbearer", 2)) != CQ.observed(0, place_action("empty", 2))
+    assert CQ.observed(0, place_action("shieldbearer", 2)) != CQ.observed(0, place_action("shieldbearer", 3))
