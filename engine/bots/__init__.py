@@ -134,21 +134,53 @@ def parse_spec(spec: str) -> tuple[BotSpec, str | None]:
     return entry, entry.default_level
 
 
+def _setting(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def split_settings(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"search:strong/iterations=1000/exploration=0.1"`` -> (``"search:strong"``, settings).
+
+    Settings after the spec, each ``/name=value``, are numbers where they read as numbers.
+    """
+    base, *parts = spec.split("/")
+    settings: dict[str, Any] = {}
+    for part in parts:
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ValueError(f"bad setting '{part}' in bot '{spec}' (write /name=value)")
+        settings[name.strip()] = _setting(value.strip())
+    return base, settings
+
+
 def make_bot(spec: str, **overrides: Any):
     """Build a bot from a spec such as ``random``, ``greedy`` or ``search:strong``.
 
     ``overrides`` replace settings of the level (``make_bot("search:fast", iterations=20)``);
-    unknown settings raise ``ValueError``. The bot's ``name`` is the spec with its level
-    (``search:strong``), as results and error messages show it.
+    so do settings written into the spec (``search:fast/iterations=20``, for the command
+    line); unknown settings raise ``ValueError``. The bot's ``name`` is the spec with its
+    level (``search:strong``) and any settings written into it, as results and error
+    messages show it.
     """
-    entry, level = parse_spec(spec)
+    base, written = split_settings(spec)
+    overrides = {**written, **overrides}
+    entry, level = parse_spec(base)
     unknown = sorted(set(overrides) - set(entry.settings))
     if unknown:
         raise ValueError(f"bot '{entry.name}' has no setting {', '.join(unknown)} "
                          f"(settings: {', '.join(entry.settings) or 'none'})")
     settings = {**(entry.levels.get(level, {}) if level else {}), **overrides}
     shown = entry.name if level is None else f"{entry.name}:{level}"
-    return entry.factory(name=shown, version=entry.version, **settings)
+    shown += "".join(f"/{name}={value}" for name, value in written.items())
+    try:
+        return entry.factory(name=shown, version=entry.version, **settings)
+    except TypeError as exc:  # a setting of the wrong kind, such as a word for a number
+        raise ValueError(f"bot '{spec}' has a setting of the wrong kind: {exc}") from None
 
 
-__all__ = ["REGISTRY", "BotSpec", "bot_info", "bot_names", "bot_specs", "make_bot", "parse_spec"]
+__all__ = ["REGISTRY", "BotSpec", "bot_info", "bot_names", "bot_specs", "make_bot", "parse_spec", "split_settings"]

@@ -66,3 +66,33 @@ def test_bot_info_lists_name_version_levels_and_settings_for_the_pilot_picker():
     assert "iterations" in search["settings"] and "seconds" in search["settings"]
     assert "search:strong" in search["specs"]
     assert parse_spec("search")[1] == "strong"
+
+
+def test_settings_written_into_a_spec_override_the_level_and_name_the_bot():
+    from engine.bots import make_bot
+
+    bot = make_bot("search:strong/iterations=1000/exploration=0.1/opponents=search")
+    assert (bot.iterations, bot.exploration, bot.opponents) == (1000, 0.1, "search")
+    assert bot.name == "search:strong/iterations=1000/exploration=0.1/opponents=search"
+    assert make_bot("greedy/samples=4").samples == 4
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("search:strong/iterations", "write /name=value"),
+    ("search/depth=3", "no setting depth"),
+    ("greedy/samples=many", "wrong kind"),
+    ("search:huge/iterations=5", "no level 'huge'"),
+])
+def test_bad_settings_in_a_spec_are_named(spec, words):
+    from engine.bots import make_bot
+
+    with pytest.raises(ValueError, match=words):
+        make_bot(spec)
+
+
+def test_a_deck_pilot_cannot_carry_settings():
+    """Pilots on the platform are checked with parse_spec: only registered bots and levels."""
+    from engine.bots import parse_spec
+
+    with pytest.raises(ValueError):
+        parse_spec("search:strong/iterations=1000000")
