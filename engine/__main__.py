@@ -116,7 +116,7 @@ def cmd_arena(args) -> int:
     pool = [load_deck(game, n) for n in names] or None
 
     def progress(index, match) -> None:
-        if args.json or args.quiet:
+        if args.quiet:
             return
         winner = match.outcome.winner
         head = "draw" if winner is None else f"seat {winner} wins"
@@ -249,7 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="one JSON object with per-bot results")
-    p.add_argument("--quiet", action="store_true", help="no per-game progress lines on stderr")
+    p.add_argument("--quiet", action="store_true",
+                   help="no per-game progress lines on stderr (never on stdout, so --json stays one object)")
     p.add_argument("--decision-seconds", type=float, default=None, help="a slower bot decision forfeits")
     p.add_argument("--jobs", type=int, default=1,
                    help="worker processes playing matches in parallel (0: one per core); same results as 1")

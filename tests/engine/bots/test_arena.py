@@ -120,6 +120,19 @@ def test_cli_arena_json_has_per_bot_results(toy_registry, capsys):
         assert entry["mean_decision_seconds"] >= 0
 
 
+def test_cli_arena_json_shows_progress_on_stderr_only(toy_registry, capsys):
+    cli.main(["arena", "--game", "lanterns", "--bots", "greedy,random", "--games", "3", "--json"])
+    captured = capsys.readouterr()
+    json.loads(captured.out)
+    progress = [line for line in captured.err.splitlines() if line.strip()]
+    assert [line.split(" (")[0].strip() for line in progress] == ["game 1/3", "game 2/3", "game 3/3"]
+
+
+def test_cli_arena_quiet_has_no_progress(toy_registry, capsys):
+    cli.main(["arena", "--game", "lanterns", "--bots", "greedy,random", "--games", "2", "--json", "--quiet"])
+    assert capsys.readouterr().err == ""
+
+
 def test_cli_arena_text_with_players_repeats_the_bot_list(toy_registry, capsys):
     status = cli.main(["arena", "--game", "lanterns", "--bots", "greedy,random", "--players", "4",
                        "--games", "4", "--matchups", "mixed", "--quiet"])
