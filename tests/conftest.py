@@ -256,7 +256,7 @@ def celery_worker_process(django_db_setup) -> Iterator[CeleryWorker]:
     service = start_process(
         "celery-worker",
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--hostname", hostname,
-         "--queues", "default,matches", "--loglevel", "info", "--without-mingle", "--without-gossip"],
+         "--queues", "periodic,tournaments,matches,ladder,default", "--loglevel", "info", "--without-mingle", "--without-gossip"],
         subprocess_env(),
         Path(settings.TEST_RUN_DIR),
     )

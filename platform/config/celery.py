@@ -3,8 +3,13 @@
 The broker comes from settings (filesystem transport by default, Redis with
 ``REDIS_URL``). What is fixed here is the delivery policy every task relies on:
 
-- tasks named ``matches.*`` go to the ``matches`` queue, everything else to ``default``,
-  so match playing can get workers of its own (``celery -A config worker -Q matches``);
+- queues, in the order a worker serves them (``QUEUES``): ``periodic`` (beat's repair
+  and scheduling tasks: the sweeper, ticks, the heartbeat; they never wait behind a
+  match), ``tournaments``, ``matches`` (challenges and live matches), ``ladder``, then
+  ``default``. A match task is sent to the queue of its match's kind
+  (``matches.conf.QUEUE_BY_KIND``); with Redis the worker takes from the first non-empty
+  queue in that order (``queue_order_strategy = "priority"``). Match playing can get
+  workers of its own (``celery -A config worker -Q tournaments,matches,ladder``);
 - ``task_acks_late`` with ``task_reject_on_worker_lost``: a task is acknowledged only
   after it finished, so a worker that dies mid-task hands it back to the broker; tasks
   must therefore be safe to run twice (they take ids and re-read their rows);
@@ -26,19 +31,24 @@ HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 #: How often beat runs the matches sweeper (re-queues matches whose worker died), in seconds.
 MATCHES_SWEEP_SECONDS = float(os.environ.get("MATCHES_SWEEP_SECONDS", "30"))
 
+#: Every queue, highest priority first. A worker started without ``-Q`` serves them all.
+QUEUES = ("periodic", "tournaments", "matches", "ladder", "default")
+#: Tasks that beat schedules: they go to ``periodic``, ahead of every match.
+PERIODIC_TASKS = ("web.heartbeat", "matches.sweep")
+
 app = Celery("cardplatform")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
     task_default_queue="default",
     # Each queue with its own exchange and routing key: with a shared key a direct
     # exchange would copy every message into both queues.
-    task_queues=(
-        Queue("default", Exchange("default"), routing_key="default"),
-        Queue("matches", Exchange("matches"), routing_key="matches"),
-    ),
+    task_queues=tuple(Queue(name, Exchange(name), routing_key=name) for name in QUEUES),
     task_default_exchange="default",
     task_default_routing_key="default",
-    task_routes={"matches.*": {"queue": "matches"}},
+    task_routes=(
+        {name: {"queue": "periodic"} for name in PERIODIC_TASKS},
+        {"*.tick": {"queue": "periodic"}, "matches.*": {"queue": "matches"}},
+    ),
     task_acks_late=True,
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,

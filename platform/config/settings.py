@@ -136,7 +136,9 @@ REDIS_URL = env.str("REDIS_URL", default="")
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+    # A worker serving several queues takes from the first non-empty one in the order
+    # they are listed (config/celery.py: QUEUES, highest priority first).
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"queue_order_strategy": "priority"}
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",

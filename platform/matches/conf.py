@@ -23,6 +23,21 @@ from __future__ import annotations
 
 from django.conf import settings
 
+#: The Celery queue a match's ``run_match`` and ``run_tiebreak`` messages go to, by the
+#: match's kind. Workers read queues in priority order (config/celery.py: ``QUEUES``), so
+#: a flood of challenges cannot stall a running tournament, and ladder matches fill idle time.
+QUEUE_BY_KIND = {
+    "tournament": "tournaments",
+    "challenge": "matches",
+    "live": "matches",
+    "ladder": "ladder",
+}
+
+
+def queue_for(kind: str) -> str:
+    """The queue of a match of ``kind`` (``matches`` for an unknown kind)."""
+    return QUEUE_BY_KIND.get(kind, "matches")
+
 
 def _number(name: str, default: float | None) -> float | None:
     value = getattr(settings, name, None)

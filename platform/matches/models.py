@@ -34,9 +34,20 @@ class Match(models.Model):
         TEMPOFRONT = "tempofront", "TempoFront"
         CONQUEST = "conquest", "Conquest"
 
+    class Kind(models.TextChoices):
+        """Why the match is played; it decides the queue its games wait in
+        (``matches.conf.QUEUE_BY_KIND``): tournaments before challenges, challenges
+        before ladder matches."""
+
+        CHALLENGE = "challenge", "Challenge"
+        TOURNAMENT = "tournament", "Tournament"
+        LADDER = "ladder", "Ladder"
+        LIVE = "live", "Live"
+
     BEST_OF_CHOICES = ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5"))
 
     game = models.CharField(max_length=20, choices=Game.choices)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CHALLENGE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     best_of = models.PositiveSmallIntegerField(choices=BEST_OF_CHOICES, default=1)
     seed = models.BigIntegerField(help_text="The match seed; each game's seed is derived from it and the game number")

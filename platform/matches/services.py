@@ -91,6 +91,7 @@ def match_challenge(
     best_of: int,
     params: Mapping[str, Any] | None = None,
     seed: int | None = None,
+    kind: str = Match.Kind.CHALLENGE,
 ) -> Match:
     """Create a queued match of ``deck_versions`` (entry 0 first) and enqueue it on commit.
 
@@ -143,14 +144,15 @@ def match_challenge(
 
     with transaction.atomic():
         match = Match.objects.create(
-            game=game_names[0], best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
+            game=game_names[0], kind=kind, best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
             lease_expires=timezone.now() + timedelta(seconds=conf.resend_seconds()),
         )
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=i, deck_version=v, pilot=v.pilot) for i, v in enumerate(versions)]
         )
         match_id = match.pk
-        transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id))
+        queue = conf.queue_for(match.kind)
+        transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
     return match
 
 
@@ -247,8 +249,8 @@ def match_record_game(*, match_id: int, worker: str, game: PlayedGame) -> MatchG
         now = timezone.now()
         if row.tiebreak == MatchGame.Tiebreak.PENDING:
             match.lease_owner = f"{TIEBREAK_LEASE_PREFIX}{row.pk}"
-            game_id = row.pk
-            transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id))
+            game_id, queue = row.pk, conf.queue_for(match.kind)
+            transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id, queue=queue))
         match.lease_expires = now + timedelta(seconds=conf.lease_seconds())
         match.save(update_fields=["progress", "lease_owner", "lease_expires"])
         transaction.on_commit(lambda: match_broadcast(match_id=match_id))
@@ -265,7 +267,8 @@ def match_await_tiebreak(*, match_id: int, worker: str, game_id: int) -> None:
         match.lease_owner = f"{TIEBREAK_LEASE_PREFIX}{game_id}"
         match.lease_expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
         match.save(update_fields=["lease_owner", "lease_expires"])
-        transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id))
+        queue = conf.queue_for(match.kind)
+        transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id, queue=queue))
 
 
 def match_complete(*, match_id: int, worker: str, games: Sequence[PlayedGame] = ()) -> Match:
@@ -380,8 +383,8 @@ def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
                 match.lease_owner = ""
                 match.lease_expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
                 match.save(update_fields=["lease_owner", "lease_expires"])
-                match_id = match.pk
-                transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id))
+                match_id, queue = match.pk, conf.queue_for(match.kind)
+                transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
                 transaction.on_commit(lambda: match_broadcast(match_id=match_id))
     return row
 
@@ -424,7 +427,8 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
             if match.status == Match.Status.QUEUED:
                 match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
                 match.save(update_fields=["lease_expires"])
-                transaction.on_commit(lambda match_id=match_id: _enqueue(RUN_MATCH, match_id))
+                transaction.on_commit(lambda match_id=match_id, queue=conf.queue_for(match.kind):
+                                      _enqueue(RUN_MATCH, match_id, queue=queue))
                 report.resent.append(match_id)
                 continue
             if match.status != Match.Status.RUNNING:
@@ -439,7 +443,8 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
             match.lease_owner = ""
             match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
             match.save(update_fields=["status", "lease_owner", "lease_expires"])
-            transaction.on_commit(lambda match_id=match_id: _enqueue(RUN_MATCH, match_id))
+            transaction.on_commit(lambda match_id=match_id, queue=conf.queue_for(match.kind):
+                                      _enqueue(RUN_MATCH, match_id, queue=queue))
             transaction.on_commit(lambda match_id=match_id: match_broadcast(match_id=match_id))
         report.requeued.append(match_id)
     return report
@@ -476,8 +481,8 @@ def match_game_verify(*, game: MatchGame) -> list[str]:
 # --------------------------------------------------------------------------- side effects
 
 
-def _enqueue(task_name: str, object_id: int) -> None:
-    """Send a task by name (the routes put ``matches.*`` on the ``matches`` queue).
+def _enqueue(task_name: str, object_id: int, *, queue: str = "matches") -> None:
+    """Send a task by name to ``queue`` (a match's queue follows its kind: ``conf.queue_for``).
 
     Runs after commit: if the broker is down the row is already written, so the failure
     is logged rather than raised into the request; the sweeper recovers running matches.
@@ -485,7 +490,7 @@ def _enqueue(task_name: str, object_id: int) -> None:
     from config.celery import app
 
     try:
-        app.send_task(task_name, args=[object_id])
+        app.send_task(task_name, args=[object_id], queue=queue)
     except Exception:
         logger.exception("could not enqueue %s(%s)", task_name, object_id)
 

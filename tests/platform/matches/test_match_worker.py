@@ -70,7 +70,7 @@ def spawn(service_env, tmp_path):
     """``spawn(name, queues, **env)``: start another worker; ``spawn.beat(**env)``: beat."""
     started: list[Process] = []
 
-    def worker(name: str, queues: str = "default,matches", **extra_env: str) -> Process:
+    def worker(name: str, queues: str = "periodic,tournaments,matches,ladder,default", **extra_env: str) -> Process:
         hostname = f"{name}-{uuid.uuid4().hex[:6]}@test"
         process = Process(name, ["worker", "--pool", "solo", "--hostname", hostname, "--queues", queues,
                                  "--loglevel", "info", "--without-mingle", "--without-gossip"],
