@@ -427,8 +427,8 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
             if match.status == Match.Status.QUEUED:
                 match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
                 match.save(update_fields=["lease_expires"])
-                transaction.on_commit(lambda match_id=match_id, queue=conf.queue_for(match.kind):
-                                      _enqueue(RUN_MATCH, match_id, queue=queue))
+                queue = conf.queue_for(match.kind)
+                transaction.on_commit(lambda match_id=match_id, queue=queue: _enqueue(RUN_MATCH, match_id, queue=queue))
                 report.resent.append(match_id)
                 continue
             if match.status != Match.Status.RUNNING:
@@ -443,8 +443,8 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
             match.lease_owner = ""
             match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
             match.save(update_fields=["status", "lease_owner", "lease_expires"])
-            transaction.on_commit(lambda match_id=match_id, queue=conf.queue_for(match.kind):
-                                      _enqueue(RUN_MATCH, match_id, queue=queue))
+            queue = conf.queue_for(match.kind)
+            transaction.on_commit(lambda match_id=match_id, queue=queue: _enqueue(RUN_MATCH, match_id, queue=queue))
             transaction.on_commit(lambda match_id=match_id: match_broadcast(match_id=match_id))
         report.requeued.append(match_id)
     return report
