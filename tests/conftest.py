@@ -249,14 +249,15 @@ class CeleryWorker(ServiceProcess):
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup) -> Iterator[CeleryWorker]:
     """A real ``celery -A config worker`` on the configured broker and the test database,
-    consuming both queues (``default`` and ``matches``)."""
+    consuming every queue in priority order."""
     from django.conf import settings
 
     hostname = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
     service = start_process(
         "celery-worker",
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--hostname", hostname,
-         "--queues", "periodic,tournaments,matches,ladder,default", "--loglevel", "info", "--without-mingle", "--without-gossip"],
+         "--queues", "periodic,tournaments,matches,ladder,default", "--loglevel", "info",
+         "--without-mingle", "--without-gossip"],
         subprocess_env(),
         Path(settings.TEST_RUN_DIR),
     )
