@@ -41,7 +41,7 @@ from django.utils import timezone
 from decks.models import DeckVersion
 from engine import games as engine_games
 from engine.core import DeckError, Outcome, Replay
-from matches import conf
+from matches import conf, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
 
@@ -304,6 +304,7 @@ def _finish(match: Match) -> None:
     match.error = ""
     match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
                               "lease_expires", "error"])
+    signals.match_finished.send(sender=Match, match=match)
     match_id = match.pk
     transaction.on_commit(lambda: match_broadcast(match_id=match_id))
 
@@ -330,6 +331,7 @@ def _fail(match: Match, now: datetime, error: str) -> None:
     match.lease_owner = ""
     match.lease_expires = None
     match.save(update_fields=["status", "finished", "error", "lease_owner", "lease_expires"])
+    signals.match_failed.send(sender=Match, match=match)
     match_id = match.pk
     transaction.on_commit(lambda: match_broadcast(match_id=match_id))
 

@@ -27,7 +27,7 @@ def queued_match(transactional_db, monkeypatch):
         registered = deck_register(owner=owner, game="tempofront", name=f"Deck {index}",
                                    decklist=deck.to_text(game.commander_label), pilot="greedy")
         versions.append(registered.latest_version)
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id: None)
+    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
     match = services.match_challenge(created_by=owner, deck_versions=versions, best_of=3, seed=17)
     monkeypatch.undo()
     return match.pk

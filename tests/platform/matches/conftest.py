@@ -21,15 +21,17 @@ def bob(db) -> User:
 
 @dataclass
 class Enqueued:
-    """Tasks sent by the services, as (task name, id) pairs, in order."""
+    """Tasks sent by the services, as (task name, id) pairs, in order, and their queues."""
 
     calls: list[tuple[str, int]] = field(default_factory=list)
+    queues: list[str] = field(default_factory=list)
 
     def names(self) -> list[str]:
         return [name for name, _ in self.calls]
 
     def clear(self) -> None:
         self.calls.clear()
+        self.queues.clear()
 
 
 @pytest.fixture
@@ -38,5 +40,10 @@ def enqueued(monkeypatch) -> Enqueued:
     from matches import services
 
     record = Enqueued()
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id: record.calls.append((name, object_id)))
+
+    def record_call(name: str, object_id: int, *, queue: str = "matches") -> None:
+        record.calls.append((name, object_id))
+        record.queues.append(queue)
+
+    monkeypatch.setattr(services, "_enqueue", record_call)
     return record

@@ -345,3 +345,17 @@ def test_a_lost_tiebreak_task_is_recovered_by_the_sweeper(alice, bob, enqueued):
     assert enqueued.calls == [(RUN_MATCH, match.pk), (RUN_TIEBREAK, game.pk)]
     run_tiebreak.apply(args=[game.pk])
     assert Match.objects.get(pk=match.pk).status == Match.Status.DONE
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("kind", "queue"), [("challenge", "matches"), ("tournament", "tournaments"),
+                                             ("ladder", "ladder")])
+def test_a_match_is_sent_to_the_queue_of_its_kind(alice, bob, enqueued, django_capture_on_commit_callbacks,
+                                                  kind, queue):
+    """Tournament matches wait in a queue workers serve before challenges, ladder matches after."""
+    decks = [version(make_deck(alice, "tempofront")), version(make_deck(bob, "tempofront", index=1))]
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_challenge(created_by=alice, deck_versions=decks, best_of=1, kind=kind)
+    assert match.kind == kind
+    assert enqueued.calls == [("matches.run_match", match.pk)]
+    assert enqueued.queues == [queue]

@@ -169,7 +169,7 @@ def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_wo
     decks = [make_deck(alice, "tempofront", pilot="search:strong"),
              make_deck(bob, "tempofront", index=1, pilot="search:strong")]
     # Created without the usual enqueue, then sent to worker A's private queue alone.
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id: None)
+    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
     match = challenge(decks, best_of=5, seed=99)
     monkeypatch.undo()
     celery_app.send_task(RUN_MATCH, args=[match.pk], queue=queue)
