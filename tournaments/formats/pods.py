@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .swiss import History, _active
 from .types import DEFAULT_POINTS, Pairing, Player, PointsTable, Result
 
 
@@ -15,7 +16,22 @@ def pod_sizes(n: int, pod_size: int = 4) -> list[int]:
     1 player a bye. pod_size 3: pods of 3; a remainder of 1 or 2 players plays in pods of 2
     (two pods of 2 for a remainder of 1, one for 2); 1 player alone gets a bye.
     """
-    raise NotImplementedError
+    if pod_size not in (3, 4):
+        raise ValueError(f"Conquest pods hold 3 or 4 players, not {pod_size}")
+    if n <= 0:
+        return []
+    if n <= 2:
+        return [n]
+    if pod_size == 4:
+        if n == 5:
+            return [3, 2]
+        threes = (4 - n % 4) % 4
+        return [4] * ((n - 3 * threes) // 4) + [3] * threes
+    if n % 3 == 0:
+        return [3] * (n // 3)
+    if n % 3 == 2:
+        return [3] * (n // 3) + [2]
+    return [3] * ((n - 4) // 3) + [2, 2]
 
 
 def pod_pairings(players: Sequence[Player], results: Sequence[Result], round_number: int, *, seed: int = 0,
@@ -25,9 +41,74 @@ def pod_pairings(players: Sequence[Player], results: Sequence[Result], round_num
     Round 1: seeds are spread so the top seeds sit in different pods (pod k gets seeds k,
     k + P, k + 2P, ... for P pods). Later rounds: players ranked by match points (``points``
     by place, default 3/2/1/0; see DEFAULT_POINTS for pods of 3 and 2), then seed; pods are
-    filled in rank order, so they stay within score groups, choosing among the next
-    players those who have not shared a pod with anyone already in it (repeat pod-mates only
-    when there is no other way). Pods of 3 and 2 go to the bottom of the standings. A
-    one-player pairing is a bye (lowest-ranked player without one).
+    filled in rank order, so they stay within score groups: each pod takes the best player
+    left, then from the next 3 x pod_size players those who have shared a pod with the
+    fewest of its members; then players are swapped between nearby pods (up to 3 tables
+    apart) while that lowers the number of repeat pod-mates. Repeats are avoided, not
+    forbidden: a small field over many rounds has to repeat. Pods of 3 and 2 go to the
+    bottom of the standings. The only bye is a field of one.
     """
-    raise NotImplementedError
+    del seed  # the pods are a function of the field and the results
+    active = _active(players, round_number)
+    if not active:
+        return []
+    history = History.of(results, {p.id for p in players}, points)
+    sizes = pod_sizes(len(active), pod_size)
+    if not any(p.id in history.met or p.id in history.points for p in active):
+        by_seed = [p.id for p in sorted(active, key=lambda p: p.seed)]
+        pods: list[list[int]] = [[] for _ in sizes]
+        i = 0
+        while i < len(by_seed):  # deal the seeds round the pods, skipping full ones
+            for k, size in enumerate(sizes):
+                if len(pods[k]) < size and i < len(by_seed):
+                    pods[k].append(by_seed[i])
+                    i += 1
+    else:
+        order = [p.id for p in sorted(active, key=lambda p: (-history.points.get(p.id, 0), p.seed))]
+        pods = _fill(order, sizes, history)
+        _improve(pods, history)
+        rank = {pid: i for i, pid in enumerate(order)}
+        for pod in pods:
+            pod.sort(key=rank.__getitem__)
+    return [Pairing(table=t + 1, players=tuple(pod)) for t, pod in enumerate(pods)]
+
+
+def _repeats(pod: list[int], history: History) -> int:
+    return sum(history.rematch(a, b) for i, a in enumerate(pod) for b in pod[i + 1 :])
+
+
+def _fill(order: list[int], sizes: list[int], history: History) -> list[list[int]]:
+    """Fill the pods in rank order, each from the best player left and the next few."""
+    left = list(order)
+    pods = []
+    for size in sizes:
+        pod = [left.pop(0)]
+        while len(pod) < size:
+            window = left[: 3 * size]
+            pick = min(range(len(window)), key=lambda j: (sum(history.rematch(window[j], q) for q in pod), j))
+            pod.append(left.pop(pick))
+        pods.append(pod)
+    return pods
+
+
+def _improve(pods: list[list[int]], history: History, reach: int = 3, passes: int = 4) -> None:
+    """Swap players between nearby pods while that lowers the number of repeat pod-mates."""
+    for _ in range(passes):
+        better = False
+        for k, pod in enumerate(pods):
+            if not _repeats(pod, history):
+                continue
+            for other in range(max(0, k - reach), min(len(pods), k + reach + 1)):
+                if other == k:
+                    continue
+                q = pods[other]
+                for x in range(len(pod)):
+                    for y in range(len(q)):
+                        before = _repeats(pod, history) + _repeats(q, history)
+                        pod[x], q[y] = q[y], pod[x]
+                        if _repeats(pod, history) + _repeats(q, history) < before:
+                            better = True
+                        else:
+                            pod[x], q[y] = q[y], pod[x]
+        if not better:
+            return

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from itertools import groupby
 
-from .types import DEFAULT_POINTS, Player, PointsTable, Result, Standing
+from .types import DEFAULT_POINTS, Player, PointsTable, Result, Standing, place_points
 
 
 def standings(players: Sequence[Player], results: Sequence[Result], *, game: str,
@@ -24,7 +26,128 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
 
     Dropped players keep their standing (marked ``dropped``).
     """
-    raise NotImplementedError
+    if game not in ("tempofront", "conquest"):
+        raise ValueError(f"unknown game {game!r}: expected 'tempofront' or 'conquest'")
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise ValueError("a player appears twice in the field")
+    seeds = {p.id: p.seed for p in players}
+    stats = {pid: _Stats() for pid in ids}
+    for r in results:
+        unknown = [pid for pid in r.players if pid not in stats]
+        if unknown:
+            raise ValueError(f"round {r.round} result names players not in the field: {unknown}")
+        pts = place_points(r.places, points)
+        best = points[len(r.players)][0]
+        n = len(r.players)
+        game_draws = r.games - sum(r.game_wins) if n == 2 else 0
+        for i, pid in enumerate(r.players):
+            st = stats[pid]
+            st.points += pts[i]
+            st.max_points += best
+            st.matches += 1
+            shared_first = r.places[i] == 1 and r.places.count(1) > 1
+            if r.places[i] == 1 and not shared_first:
+                st.wins += 1
+            elif shared_first:
+                st.draws += 1
+            else:
+                st.losses += 1
+            st.byes += r.bye
+            st.game_wins += r.game_wins[i]
+            st.game_draws += game_draws
+            st.games += r.games
+            if r.conquest is not None:
+                st.conquest += r.conquest[i]
+            for j, other in enumerate(r.players):
+                if j != i:
+                    st.opponents.append(other)
+                    if r.places[i] < r.places[j]:
+                        st.beat[other] = st.beat.get(other, 0) + 1
+                    elif r.places[i] > r.places[j]:
+                        st.beat[other] = st.beat.get(other, 0) - 1
+    third = Fraction(1, 3)
+    mwp = {pid: (Fraction(st.points, st.max_points) if st.max_points else Fraction(0)) for pid, st in stats.items()}
+    gwp = {pid: (Fraction(3 * st.game_wins + st.game_draws, 3 * st.games) if st.games else Fraction(0))
+           for pid, st in stats.items()}
+
+    def mean_floored(values: dict[int, Fraction], opponents: list[int]) -> Fraction:
+        if not opponents:
+            return Fraction(0)
+        return sum((max(values[o], third) for o in opponents), Fraction(0)) / len(opponents)
+
+    omw = {pid: mean_floored(mwp, st.opponents) for pid, st in stats.items()}
+    ogw = {pid: mean_floored(gwp, st.opponents) for pid, st in stats.items()}
+    conquest = game == "conquest"
+
+    def key(pid: int) -> tuple:
+        st = stats[pid]
+        return (-st.points, -omw[pid], -gwp[pid], -ogw[pid], -st.conquest if conquest else 0)
+
+    decided_rank: dict[tuple[int, int], int] = {}
+    for order in decided:
+        for i, a in enumerate(order):
+            for b in order[i + 1 :]:
+                decided_rank[(a, b)] = -1
+                decided_rank[(b, a)] = 1
+
+    ordered = sorted(ids, key=lambda pid: (key(pid), seeds[pid]))
+    met = {pid: set(st.opponents) for pid, st in stats.items()}
+    dropped = {p.id for p in players if p.dropped}
+    h2h = dict.fromkeys(ids, 0)
+    lines: list[tuple[int, list[int]]] = []  # (rank, group still tied) in display order
+    position = 0
+    for _, group_iter in groupby(ordered, key=key):
+        group = list(group_iter)
+        if len(group) > 1 and all(b in met[a] for a in group for b in group if a != b):
+            for a in group:
+                h2h[a] = sum(stats[a].beat.get(b, 0) for b in group if b != a)
+        group.sort(key=lambda pid: (-h2h[pid], seeds[pid]))
+        for _, sub_iter in groupby(group, key=lambda pid: h2h[pid]):
+            sub = list(sub_iter)
+            for piece in _split_by_decided(sub, decided_rank, seeds):
+                lines.append((position + 1, piece))
+                position += len(piece)
+
+    table = []
+    position = 0
+    for rank, piece in lines:
+        for pid in piece:
+            position += 1
+            st = stats[pid]
+            table.append(Standing(
+                position=position, rank=rank, player=pid, seed=seeds[pid], points=st.points, matches=st.matches,
+                wins=st.wins, draws=st.draws, losses=st.losses, byes=st.byes, game_wins=st.game_wins,
+                games=st.games, mwp=float(mwp[pid]), omw=float(omw[pid]), gwp=float(gwp[pid]),
+                ogw=float(ogw[pid]), conquest=st.conquest, h2h=h2h[pid], dropped=pid in dropped,
+                tied_with=tuple(o for o in piece if o != pid),
+            ))
+    return table
+
+
+class _Stats:
+    __slots__ = ("points", "max_points", "matches", "wins", "draws", "losses", "byes", "game_wins", "game_draws",
+                 "games", "conquest", "opponents", "beat")
+
+    def __init__(self) -> None:
+        self.points = self.max_points = self.matches = self.wins = self.draws = self.losses = self.byes = 0
+        self.game_wins = self.game_draws = self.games = self.conquest = 0
+        self.opponents: list[int] = []
+        self.beat: dict[int, int] = {}
+
+
+def _split_by_decided(group: list[int], decided_rank: dict[tuple[int, int], int],
+                      seeds: dict[int, int]) -> list[list[int]]:
+    """Order a tied group by the Match the Twos orders given; what they leave tied stays together."""
+    if len(group) == 1 or not decided_rank:
+        return [group]
+    # A player's place inside the group = how many of the group were decided above it.
+    above = {a: sum(1 for b in group if decided_rank.get((b, a)) == -1) for a in group}
+    fully = all((a, b) in decided_rank for a in group for b in group if a != b)
+    if fully:
+        return [[pid] for pid in sorted(group, key=lambda pid: above[pid])]
+    ordered = sorted(group, key=lambda pid: (above[pid], seeds[pid]))
+    return [list(g) for _, g in groupby(ordered, key=lambda pid: above[pid])]
 
 
 def unresolved_ties(table: Sequence[Standing], lines: Iterable[int]) -> list[list[int]]:
@@ -35,4 +158,15 @@ def unresolved_ties(table: Sequence[Standing], lines: Iterable[int]) -> list[lis
     both position k and position k+1 for some line k. The caller breaks each group with
     Match the Twos and passes the order back through ``standings(..., decided=...)``.
     """
-    raise NotImplementedError
+    lines = set(lines)
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for st in table:
+        if not st.tied_with or st.player in seen:
+            continue
+        members = [s for s in table if s.player == st.player or s.player in st.tied_with]
+        seen.update(s.player for s in members)
+        low, high = min(s.position for s in members), max(s.position for s in members)
+        if any(low <= k < high for k in lines):
+            groups.append([s.player for s in sorted(members, key=lambda s: s.position)])
+    return groups
