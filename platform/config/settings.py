@@ -239,11 +239,13 @@ USE_TZ = True
 
 # How long a worker's claim on a match holds without renewal (the sweeper re-queues a
 # match whose lease expired), when a still-queued match's task is sent again, how many
-# starts a match gets before it is failed, and the per-decision budget of a bot.
+# starts a match gets before it is failed, the per-decision budget of a bot (0: none),
+# and how many challenges one player may have queued or running at once.
 MATCHES_LEASE_SECONDS = env.float("MATCHES_LEASE_SECONDS", default=60.0)
 MATCHES_RESEND_SECONDS = env.float("MATCHES_RESEND_SECONDS", default=600.0)
 MATCHES_MAX_ATTEMPTS = env.int("MATCHES_MAX_ATTEMPTS", default=3)
-MATCHES_DECISION_SECONDS = env.float("MATCHES_DECISION_SECONDS", default=None)
+MATCHES_DECISION_SECONDS = env.float("MATCHES_DECISION_SECONDS", default=30.0)
+MATCHES_MAX_OPEN_CHALLENGES = env.int("MATCHES_MAX_OPEN_CHALLENGES", default=20)
 
 # --------------------------------------------------------------------------- security (production)
 

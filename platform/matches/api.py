@@ -2,12 +2,14 @@
 
 - ``GET /api/matches/``: matches, newest first, paginated; filters ``deck`` (id),
   ``player`` (username), ``game``, ``status``.
-- ``POST /api/matches/`` ``{"decks": [ids], "best_of": 1|3|5}``: a challenge of the decks'
-  latest versions, the challenger's own deck among them; answers 201 with the match.
+- ``POST /api/matches/`` ``{"decks": [ids], "best_of": 1|3|5, "params": {...}}``: a
+  challenge of the decks' latest versions, the challenger's own deck first; answers 201
+  with the match (docs/api.md has every field, limit and error).
 - ``GET /api/matches/<id>/``: status, best_of, entries, progress, and when done the
   winner, result and games.
-- ``GET /api/matches/<id>/replay/?game=N``: the replay of game N (default 1) with the
-  frames the engine reconstructs from its log; verified by the engine the first time.
+- ``GET /api/matches/<id>/replay/?game=N&from=I&count=K``: a page of game N's frames
+  (positions I to I+K-1) the engine reconstructs from its log, verified the first time;
+  ``format=engine`` gives the engine's replay file once the match is over.
 
 Errors use the project's one shape (config/api.py).
 """
@@ -29,9 +31,18 @@ from config.api import ErrorSerializer, error_body
 from decks.models import Deck
 from matches.models import Match, MatchGame
 from matches.permissions import can_challenge, can_challenge_with, can_view_match
-from matches.selectors import match_game_get, match_get, match_list, match_replay_json
+from matches.selectors import (
+    REPLAY_PAGE_DEFAULT,
+    REPLAY_PAGE_MAX,
+    REPLAY_PAGE_MAX_BYTES,
+    match_game_get,
+    match_get,
+    match_list,
+    match_replay_file,
+    match_replay_json,
+)
 from matches.serializers import ChallengeSerializer, MatchDetailSerializer, MatchSerializer
-from matches.services import match_challenge, match_game_verify
+from matches.services import TooManyOpenChallenges, match_challenge, match_game_verify
 
 FILTERS = [
     OpenApiParameter("deck", OpenApiTypes.INT, description="Only matches in which this deck played"),
@@ -106,17 +117,24 @@ class MatchListCreate(generics.GenericAPIView):
             raise ValidationError({"decks": [f"no deck with id {', '.join(unknown)}"]})
         chosen = [decks[i] for i in ids]
         if not can_challenge_with(request.user, chosen):
-            raise exceptions.PermissionDenied("A challenge must include one of your own decks.")
+            raise ValidationError({"decks": [
+                f"the first deck is the challenger's (entry 0) and must be one of your own decks; deck "
+                f"{chosen[0].pk} ('{chosen[0].name}') belongs to {chosen[0].owner.get_username()}"]})
         versions = []
         for deck in chosen:
             version = deck.latest_version
             if version is None:
                 raise ValidationError({"decks": [f"deck '{deck.name}' has no version to play"]})
             versions.append(version)
-        match = match_challenge(
-            created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
-            params=body.validated_data.get("params"),
-        )
+        try:
+            match = match_challenge(
+                created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
+                params=body.validated_data.get("params"),
+            )
+        except TooManyOpenChallenges as exc:
+            return Response(error_body(code="too_many_open_challenges", message=str(exc),
+                                       fields={"decks": [f"at most {exc.cap} open challenges per player"]}),
+                            status=status.HTTP_409_CONFLICT)
         return Response(MatchDetailSerializer(match_get(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -128,29 +146,73 @@ class MatchDetail(APIView):
         return Response(MatchDetailSerializer(get_visible_match(request, match_id)).data)
 
 
+def _whole_number(params, name: str, default: int, *, minimum: int, maximum: int | None = None) -> int:
+    """A query-string number within bounds; ``ValidationError`` names the bound."""
+    raw = params.get(name, "").strip()
+    if not raw:
+        return default
+    bounds = f"between {minimum} and {maximum}" if maximum is not None else f"{minimum} or more"
+    if not raw.isdigit() or len(raw) > 9:
+        raise ValidationError({name: [f"{name} must be a whole number {bounds}, not '{raw[:40]}'"]})
+    value = int(raw)
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ValidationError({name: [f"{name} must be {bounds}, not {value}"]})
+    return value
+
+
+REPLAY_PARAMETERS = [
+    OpenApiParameter("game", OpenApiTypes.INT, description="Game number, 1 for the first (default)"),
+    OpenApiParameter("from", OpenApiTypes.INT, description=(
+        "First position of the page: 0 is the opening, K the state after action K (default 0; past the end "
+        "gives the last position)")),
+    OpenApiParameter("count", OpenApiTypes.INT, description=(
+        f"Frames in the page, 1 to {REPLAY_PAGE_MAX} (default {REPLAY_PAGE_DEFAULT}); a page is also cut short at "
+        f"{REPLAY_PAGE_MAX_BYTES} bytes of frames: follow next_from")),
+    OpenApiParameter("format", OpenApiTypes.STR, enum=["frames", "engine"], description=(
+        "frames (default): a page of frames for the viewer; engine: the engine's replay file (seed, decks, "
+        "params, actions) for `python -m engine replay --verify`, only once the match is over")),
+]
+
+
 @method_decorator(gzip_page, name="dispatch")
 class MatchReplay(APIView):
-    """The replay of one game, verified by the engine, with frames for the viewer."""
+    """One page of frames of one game's replay, or (``format=engine``, once the match is
+    over) the engine's replay file; verified by the engine the first time."""
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", OpenApiTypes.INT, description="Game number, 1 for the first (default)")],
+        parameters=REPLAY_PARAMETERS,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = get_visible_match(request, match_id)
-        raw = request.query_params.get("game", "1").strip()
-        if not raw.isdigit() or int(raw) < 1:
-            raise ValidationError({"game": [f"game must be a game number (1, 2, ...), not '{raw}'"]})
+        params = request.query_params
+        number = _whole_number(params, "game", 1, minimum=1, maximum=99)
+        start = _whole_number(params, "from", 0, minimum=0)
+        count = _whole_number(params, "count", REPLAY_PAGE_DEFAULT, minimum=1, maximum=REPLAY_PAGE_MAX)
+        kind = params.get("format", "frames").strip() or "frames"
+        if kind not in ("frames", "engine"):
+            raise ValidationError({"format": [f"format must be frames or engine, not '{kind[:40]}'"]})
         try:
-            game = match_game_get(match=match, number=int(raw))
+            game = match_game_get(match=match, number=number)
         except MatchGame.DoesNotExist:
             played = match.games.count()
             raise exceptions.NotFound(
-                f"Match {match.pk} has no game {raw} yet ({played} game{'s' if played != 1 else ''} played)."
+                f"Match {match.pk} has no game {number} yet ({played} game{'s' if played != 1 else ''} played)."
             ) from None
+        if kind == "engine" and not match.seed_revealed:
+            return Response(error_body(
+                code="match_not_over",
+                message=f"Match {match.pk} is still {match.status}: its replay file holds the secret seed and every "
+                        f"hidden card, so it is served once the match is over.",
+            ), status=status.HTTP_409_CONFLICT)
         problems = match_game_verify(game=game)
         if problems:
             message = f"The replay of game {game.number} does not reproduce with this engine: {problems[0]}"
             return Response(error_body(code="replay_mismatch", message=message, fields={"replay": problems}),
                             status=status.HTTP_409_CONFLICT)
-        return Response(match_replay_json(match=match, game=game, all_seats=match.is_finished))
+        if kind == "engine":
+            response = Response(match_replay_file(match=match, game=game))
+            response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-game-{game.number}.json"'
+            return response
+        return Response(match_replay_json(match=match, game=game, all_seats=match.seed_revealed, start=start,
+                                          count=count))

@@ -13,8 +13,11 @@ with that lease:
   one was lost (a broker that was down at commit, a message dropped in transit).
 - ``MATCHES_MAX_ATTEMPTS`` (default 3): how many times a match may be started before the
   sweeper gives up on it as failed.
-- ``MATCHES_DECISION_SECONDS`` (default: none): a bot whose one decision takes longer
-  forfeits its game.
+- ``MATCHES_DECISION_SECONDS`` (default 30; 0 turns it off): a bot whose one decision
+  takes longer forfeits its game. The lease does not depend on it: a renewer thread keeps
+  the lease of a healthy worker alive during a long setup or decision.
+- ``MATCHES_MAX_OPEN_CHALLENGES`` (default 20): challenges one player may have queued or
+  running at once; one more is refused (409, ``too_many_open_challenges``).
 - ``MATCHES_SWEEP_SECONDS`` (default 30, read by config/celery.py for the beat schedule):
   how often beat runs the sweeper.
 """
@@ -62,5 +65,18 @@ def max_attempts() -> int:
 
 
 def decision_seconds() -> float | None:
-    return _number("MATCHES_DECISION_SECONDS", None)
+    """None (or 0) turns the budget off."""
+    value = _number("MATCHES_DECISION_SECONDS", DEFAULT_DECISION_SECONDS)
+    return value or None
+
+
+#: A bot's budget for one decision. search:strong, the slowest bot, averages 0.17 s
+#: (TempoFront) to 0.5 s (Conquest) per decision, 1.3 s with both cores busy
+#: (bench/RESULTS.md); 30 s is over 20 times that, and still ends a hung bot's game soon.
+DEFAULT_DECISION_SECONDS = 30.0
+
+
+def max_open_challenges() -> int:
+    """Challenges one player may have queued or running at once."""
+    return max(1, int(_number("MATCHES_MAX_OPEN_CHALLENGES", 20.0) or 20))
 

@@ -50,7 +50,15 @@ class Match(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CHALLENGE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     best_of = models.PositiveSmallIntegerField(choices=BEST_OF_CHOICES, default=1)
-    seed = models.BigIntegerField(help_text="The match seed; each game's seed is derived from it and the game number")
+    seed = models.BigIntegerField(
+        help_text="The match seed; each game's seed is derived from it and the game number. Secret until the match "
+                  "is over")
+    seed_salt = models.CharField(
+        max_length=64, blank=True,
+        help_text="32 random bytes in hex; secret until the match is over (matches/fairness.py)")
+    seed_commitment = models.CharField(
+        max_length=64, blank=True,
+        help_text="hex(sha256(salt bytes + seed in decimal ASCII)); public from creation")
     params = models.JSONField(default=dict, blank=True, help_text="Rules parameters passed to every game")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches_created"
@@ -88,6 +96,11 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def seed_revealed(self) -> bool:
+        """Whether the seed and salt may be shown: only once the match is over."""
+        return self.is_finished
 
     @property
     def wins_needed(self) -> int:

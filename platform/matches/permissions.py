@@ -22,9 +22,11 @@ def can_challenge(user) -> bool:
 
 
 def can_challenge_with(user, decks: Iterable[Deck]) -> bool:
-    """A challenge puts up one of the challenger's own decks (staff may pit any decks)."""
+    """A challenge puts up the challenger's own deck as entry 0, the first listed (staff
+    may pit any decks)."""
+    decks = list(decks)
     if not user.is_authenticated:
         return False
     if user.is_staff:
         return True
-    return any(deck.owner_id == user.pk for deck in decks)
+    return bool(decks) and decks[0].owner_id == user.pk

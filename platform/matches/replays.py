@@ -3,16 +3,26 @@
 The replay viewer draws each step of a game from the JSON this module builds: for each
 action index (``-1`` is the position before the first action) the events it produced and
 the views of the resulting state, one per seat plus the spectator's. Nothing here is
-stored: frames are recomputed from (seed, decks, params, actions) with
-:func:`engine.core.replay_states` every time, so they can never drift from what the
-engine says the log means.
+stored: frames are recomputed from (seed, decks, params, actions) by the engine, so they
+can never drift from what the engine says the log means.
+
+Frames come in pages (:func:`frames_page`): *position* ``p`` is the state after ``p``
+actions (0 is the opening), and a page is a run of consecutive positions. Building a page
+applies the log up to its first position (cheap: no views) and then computes views for
+the page's positions only, so the work per page is bounded by the page size.
+
+Public frames (``all_seats=False``, a match still being played) carry only the public
+view, public events and the public form of each action (:func:`public_action_json`): a
+face-down pick shows what the other seats see of it, never the card.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
-from engine.core import Event, Replay, replay_states
+from engine.core import Action, Event, Replay, State, replay_states
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -47,6 +57,97 @@ def tiebreak_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return lines
 
 
+_ILLEGAL = re.compile(r"chose an illegal action .*? at action")
+
+
+def observer_for(game: str) -> Callable[[int, Action], object] | None:
+    """The engine's own notion of what other seats see of an action (the evaluator's
+    ``observed``; Conquest picks, TempoFront Prepare and Scout picks), or None when every
+    action of the game is public."""
+    from engine.bots.evaluation import evaluator_for
+
+    try:
+        return getattr(evaluator_for(game), "observed", None)
+    except (KeyError, ValueError):
+        return None
+
+
+def _observed_json(value: object) -> Any:
+    if isinstance(value, Action):
+        return value.to_json()
+    if isinstance(value, (list, tuple)):
+        return [_observed_json(v) for v in value]
+    return value
+
+
+def public_action_json(action: Action, seat: int, observe: Callable[[int, Action], object] | None) -> dict[str, Any]:
+    """``action`` as a spectator sees it: the action itself when the engine says it is
+    public, else ``{"kind", "hidden": true, "observed"}`` with what the other seats see
+    (for a Conquest pick ``["place", <location>, <a unit or not>]``). A concession's reason
+    keeps no illegal action a bot tried (it may name a card in hand)."""
+    seen = observe(seat, action) if observe is not None else action
+    if seen != action:
+        return {"kind": action.kind, "hidden": True, "observed": _observed_json(seen)}
+    out = action.to_json()
+    if isinstance(out.get("reason"), str):
+        out["reason"] = _ILLEGAL.sub("chose an illegal action at action", out["reason"])
+    return out
+
+
+def frame_json(
+    *, index: int, seat: int | None, action: Action | None, state: State, events: list[Event], all_seats: bool,
+    observe: Callable[[int, Action], object] | None = None,
+) -> dict[str, Any]:
+    """One frame (see :func:`replay_frames`); without ``all_seats`` only what is public."""
+    views: dict[str, Any] = {"public": state.view(None)}
+    if all_seats:
+        for s in range(state.num_seats):
+            views[str(s)] = state.view(s)
+    if action is None:
+        action_json = None
+    elif all_seats:
+        action_json = action.to_json()
+    else:
+        action_json = public_action_json(action, seat, observe)
+    return {
+        "index": index,
+        "seat": seat,
+        "action": action_json,
+        "events": [event_json(e) for e in events if all_seats or e.private_to is None],
+        "views": views,
+    }
+
+
+def frames_page(
+    replay: Replay, *, start: int, stop: int, tiebreak: list[dict[str, Any]] | None = None, all_seats: bool = True,
+) -> list[dict[str, Any]]:
+    """The frames of positions ``start`` to ``stop - 1`` (clipped to the game).
+
+    Position ``p`` is the frame of action index ``p - 1``. The log is applied from the
+    opening without views up to ``start``; views are built for the page only. The Match
+    the Twos reveals go into the last position's events, as in :func:`replay_frames`.
+    """
+    from engine import games
+
+    total = len(replay.actions) + 1
+    start, stop = max(0, start), min(total, stop)
+    observe = None if all_seats else observer_for(replay.game)
+    state = games[replay.game].new_match(replay.decks, replay.seed, replay.params)
+    frames: list[dict[str, Any]] = []
+    if start == 0 and stop > 0:
+        frames.append(frame_json(index=-1, seat=None, action=None, state=state,
+                                 events=list(getattr(state, "opening_events", ())), all_seats=all_seats))
+    for position in range(1, stop):
+        seat, action = replay.actions[position - 1]
+        events = state.apply(seat, action)
+        if position >= start:
+            frames.append(frame_json(index=position - 1, seat=seat, action=action, state=state, events=events,
+                                     all_seats=all_seats, observe=observe))
+    if tiebreak and frames and stop == total:
+        frames[-1]["events"].extend(tiebreak_events(tiebreak))
+    return frames
+
+
 def replay_frames(
     replay: Replay, *, tiebreak: list[dict[str, Any]] | None = None, all_seats: bool = True
 ) -> list[dict[str, Any]]:
@@ -57,24 +158,17 @@ def replay_frames(
     0, 1, ... for each action, with the acting ``seat`` and the ``action`` JSON. ``views``
     maps ``"public"`` to ``view(None)`` and ``"0"``, ``"1"``, ... to each seat's
     ``view(seat)`` (the seats' views only with ``all_seats``: a replay shows every seat's
-    cards once its match is over). The Match the Twos reveals of a tie broken after the game (``tiebreak``)
-    are added to the last frame's events. Raises whatever the engine raises for a log that
-    does not replay (``IllegalAction``): verify the replay first.
+    cards once its match is over; without it each ``action`` is its public form). The
+    Match the Twos reveals of a tie broken after the game (``tiebreak``) are added to the
+    last frame's events. Raises whatever the engine raises for a log that does not replay
+    (``IllegalAction``): verify the replay first.
     """
     frames: list[dict[str, Any]] = []
+    observe = None if all_seats else observer_for(replay.game)
     for index, state, events in replay_states(replay):
         seat, action = replay.actions[index] if index >= 0 else (None, None)
-        views: dict[str, Any] = {"public": state.view(None)}
-        if all_seats:
-            for s in range(state.num_seats):
-                views[str(s)] = state.view(s)
-        frames.append({
-            "index": index,
-            "seat": seat,
-            "action": action.to_json() if action is not None else None,
-            "events": [event_json(e) for e in events if all_seats or e.private_to is None],
-            "views": views,
-        })
+        frames.append(frame_json(index=index, seat=seat, action=action, state=state, events=events,
+                                 all_seats=all_seats, observe=observe))
     if tiebreak and frames:
         frames[-1]["events"].extend(tiebreak_events(tiebreak))
     return frames

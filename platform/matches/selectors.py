@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Match, MatchGame, MatchSeat
-from matches.replays import replay_frames
+from matches.replays import frames_page
 
 
 def _with_relations(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -77,23 +77,47 @@ def match_seat_labels(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-def match_replay_json(*, match: Match, game: MatchGame, all_seats: bool = True) -> dict[str, Any]:
-    """The replay of one game for the viewer and the API.
+#: Frames a replay page holds by default, at most, and the positions one cache entry holds.
+REPLAY_PAGE_DEFAULT = 50
+REPLAY_PAGE_MAX = 200
+REPLAY_CHUNK = 50
+#: No replay page's frames may serialize to more than this many bytes: a page that would is
+#: cut short (at least one frame is always sent; one frame of the largest four-player game
+#: is a few tens of kB).
+REPLAY_PAGE_MAX_BYTES = 1_000_000
 
-    The stored replay (``format``, ``game``, ``rules_version``, ``seed``, ``decks``,
-    ``params``, ``actions``) with ``outcome`` the game's final outcome (after any Match
-    the Twos, whose records are also in ``tiebreak``), plus ``match``, ``number``,
-    ``seats`` (per engine seat: the entry and its deck, owner and pilot), ``bot_errors``,
-    ``verified_at``, ``all_seats`` and ``frames`` (see :func:`matches.replays.replay_frames`;
-    without ``all_seats`` only the public view and public events). Call
-    ``services.match_game_verify`` first: frames of a log that does not replay raise.
+
+def match_replay_json(
+    *, match: Match, game: MatchGame, all_seats: bool = True, start: int = 0, count: int = REPLAY_PAGE_DEFAULT,
+) -> dict[str, Any]:
+    """One page of the replay of one game, for the viewer and the API.
+
+    The stored replay's ``format``, ``game``, ``rules_version``, ``decks`` and ``params``,
+    with ``outcome`` the game's final outcome (after any Match the Twos, whose records are
+    also in ``tiebreak``), plus ``match``, ``number``, ``games``, ``seats`` (per engine
+    seat: the entry and its deck, owner and pilot), ``bot_errors``, ``verified_at``,
+    ``all_seats``, ``actions_count``, ``total_frames`` (``actions_count + 1``: position 0
+    is the opening) and the page: ``from``, ``count`` (frames sent), ``next_from`` (null at
+    the end) and ``frames`` (see :func:`matches.replays.replay_frames`) for positions
+    ``start`` to ``start + count - 1``, ``count`` clipped to ``REPLAY_PAGE_MAX`` and the
+    page to ``REPLAY_PAGE_MAX_BYTES``.
+
+    ``seed`` (the game's), ``match_seed``, ``seed_salt`` and ``seed_commitment`` are filled
+    only with ``all_seats`` (the match is over); before that they are null except the
+    commitment. Without ``all_seats`` frames hold only public views, public events and
+    public actions. Call ``services.match_game_verify`` first: frames of a log that does
+    not replay raise.
     """
     replay = game.load_replay()
     data = replay.to_json()
     tiebreak = list(replay.meta.get("match_the_twos") or [])
-    data.pop("meta", None)
-    data.pop("digests", None)
+    for key in ("meta", "digests", "actions", "seed"):
+        data.pop(key, None)
     labels = match_seat_labels(match)
+    total = len(replay.actions) + 1
+    start = max(0, min(int(start), total - 1))
+    count = max(1, min(int(count), REPLAY_PAGE_MAX))
+    frames = _page(game=game, replay=replay, tiebreak=tiebreak, all_seats=all_seats, start=start, count=count)
     data.update(
         match=match.pk,
         number=game.number,
@@ -102,12 +126,40 @@ def match_replay_json(*, match: Match, game: MatchGame, all_seats: bool = True) 
         engine_outcome=replay.outcome.to_json() if replay.outcome else None,
         tiebreak=tiebreak,
         seats=[{**labels[entry], "seat": seat, "entry": entry} for seat, entry in enumerate(game.seat_order)],
-        bot_errors=list(game.bot_errors),
+        bot_errors=list(game.bot_errors) if all_seats else _public_bot_errors(game.bot_errors),
         verified_at=game.verified_at.isoformat() if game.verified_at else None,
         all_seats=all_seats,
-        frames=_frames(game=game, replay=replay, tiebreak=tiebreak, all_seats=all_seats),
+        seed=replay.seed if all_seats else None,
+        match_seed=match.seed if all_seats else None,
+        seed_salt=match.seed_salt if all_seats else None,
+        seed_commitment=match.seed_commitment,
+        actions_count=len(replay.actions),
+        total_frames=total,
+        count=len(frames),
+        next_from=start + len(frames) if start + len(frames) < total else None,
+        frames=frames,
     )
+    data["from"] = start
     return data
+
+
+def match_replay_file(*, match: Match, game: MatchGame) -> dict[str, Any]:
+    """The engine's replay file of one game of a finished match: what
+    ``python -m engine replay --verify`` reads (its ``meta`` holds the Match the Twos
+    reveals), plus ``match_seed``, ``seed_salt`` and ``seed_commitment`` under ``platform``
+    so the commitment can be checked from the file alone. Only for a match that is over."""
+    if not match.seed_revealed:
+        raise ValueError(f"match {match.pk} is not over: its replay file is secret")
+    data = game.load_replay().to_json()
+    data["platform"] = {"match": match.pk, "number": game.number, "match_seed": match.seed,
+                        "seed_salt": match.seed_salt, "seed_commitment": match.seed_commitment}
+    return data
+
+
+def _public_bot_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    from matches.serializers import public_bot_error
+
+    return [public_bot_error(error) for error in errors]
 
 
 #: Seconds the frames of a finished game stay cached (they can never change: the log,
@@ -115,19 +167,36 @@ def match_replay_json(*, match: Match, game: MatchGame, all_seats: bool = True) 
 FRAMES_CACHE_SECONDS = 24 * 3600
 
 
-def _frames(*, game: MatchGame, replay, tiebreak: list, all_seats: bool) -> list[dict[str, Any]]:
-    """The viewer's frames, rebuilt by the engine once per finished game and then cached.
+def _page(*, game: MatchGame, replay, tiebreak: list, all_seats: bool, start: int, count: int) -> list[dict[str, Any]]:
+    """Positions ``start`` .. ``start + count - 1`` from cached chunks of ``REPLAY_CHUNK``
+    positions, each built once by the engine; cut to ``REPLAY_PAGE_MAX_BYTES``."""
+    total = len(replay.actions) + 1
+    stop = min(total, start + count)
+    frames: list[dict[str, Any]] = []
+    for chunk in range(start // REPLAY_CHUNK, (stop - 1) // REPLAY_CHUNK + 1):
+        first = chunk * REPLAY_CHUNK
+        for offset, frame in enumerate(_chunk(game=game, replay=replay, tiebreak=tiebreak, all_seats=all_seats,
+                                              chunk=chunk)):
+            if start <= first + offset < stop:
+                frames.append(frame)
+    size = 0
+    for kept, frame in enumerate(frames):
+        size += len(json.dumps(frame, separators=(",", ":")))
+        if size > REPLAY_PAGE_MAX_BYTES and kept > 0:
+            return frames[:kept]
+    return frames
 
-    Rebuilding a long four-player game takes the engine a second or more; the cache holds
-    the frames as compressed JSON, keyed by game, rules version and whose cards are shown.
-    """
-    if not game.outcome:
-        return replay_frames(replay, tiebreak=tiebreak, all_seats=all_seats)
-    key = (f"replay-frames:{game.pk}:{replay.game}:{replay.rules_version}:{int(all_seats)}"
-           f":{len(replay.actions)}:{len(tiebreak)}")
+
+def _chunk(*, game: MatchGame, replay, tiebreak: list, all_seats: bool, chunk: int) -> list[dict[str, Any]]:
+    """The frames of one chunk, rebuilt by the engine once and then cached as compressed
+    JSON, keyed by game, rules version, chunk and whose cards are shown."""
+    first = chunk * REPLAY_CHUNK
+    key = (f"replay-chunk:{game.pk}:{replay.game}:{replay.rules_version}:{int(all_seats)}"
+           f":{len(replay.actions)}:{len(tiebreak)}:{REPLAY_CHUNK}:{chunk}")
     blob = cache.get(key)
     if blob is not None:
         return json.loads(zlib.decompress(blob))
-    frames = replay_frames(replay, tiebreak=tiebreak, all_seats=all_seats)
-    cache.set(key, zlib.compress(json.dumps(frames, separators=(",", ":")).encode(), 6), FRAMES_CACHE_SECONDS)
+    frames = frames_page(replay, start=first, stop=first + REPLAY_CHUNK, tiebreak=tiebreak, all_seats=all_seats)
+    if game.outcome and game.tiebreak != MatchGame.Tiebreak.PENDING:
+        cache.set(key, zlib.compress(json.dumps(frames, separators=(",", ":")).encode(), 6), FRAMES_CACHE_SECONDS)
     return frames

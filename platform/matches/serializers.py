@@ -2,6 +2,10 @@
 
 One shape everywhere: the socket's ``match.update`` event carries exactly what
 ``GET /api/matches/<id>/`` answers, so the page renders both the same way.
+
+Nothing secret leaves through them: while a match is queued or running, ``seed`` and
+``seed_salt`` are null (only ``seed_commitment`` shows), and a bot error's message is
+cut before any action it names (an illegal action may name a card in hand).
 """
 
 from __future__ import annotations
@@ -58,6 +62,23 @@ class MatchGameSerializer(serializers.ModelSerializer):
     def get_api_replay_url(self, game: MatchGame) -> str:
         return reverse("matches-api:replay", args=[game.match_id]) + f"?game={game.number}"
 
+    def to_representation(self, game: MatchGame) -> dict[str, Any]:
+        data = super().to_representation(game)
+        if not game.match.is_finished:
+            data["bot_errors"] = [public_bot_error(error) for error in data["bot_errors"]]
+        return data
+
+
+def public_bot_error(error: dict[str, Any]) -> dict[str, Any]:
+    """A bot error (``engine.runner.BotError.to_json``) as spectators of a running match may
+    read it: an illegal action the bot chose (which may name a card in its hand) is left out
+    of ``error`` and ``text``."""
+    out = dict(error)
+    if str(out.get("error", "")).startswith("chose an illegal action"):
+        out["error"] = "chose an illegal action"
+        out["text"] = f"{out.get('bot', 'the bot')} chose an illegal action at action {out.get('action_number')}"
+    return out
+
 
 class MatchSerializer(serializers.ModelSerializer):
     """A match in lists: who plays, how it stands."""
@@ -86,10 +107,25 @@ class MatchDetailSerializer(MatchSerializer):
 
     games = MatchGameSerializer(many=True, read_only=True)
     waiting_for_tiebreak = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(help_text="The match seed: null until the match is over (done or "
+                                                       "failed)")
+    seed_salt = serializers.SerializerMethodField(help_text="The salt of the commitment, 64 hex digits: null until "
+                                                            "the match is over")
+    seed_commitment = serializers.CharField(read_only=True, help_text=(
+        "hex(sha256(bytes.fromhex(seed_salt) + str(seed).encode('ascii'))), public from creation; see "
+        "docs/matches.md, 'Provable fairness'"))
 
     class Meta(MatchSerializer.Meta):
-        fields = MatchSerializer.Meta.fields + ["seed", "params", "attempts", "result", "error", "games",
-                                                "waiting_for_tiebreak"]
+        fields = MatchSerializer.Meta.fields + ["seed_commitment", "seed", "seed_salt", "params", "attempts",
+                                                "result", "error", "games", "waiting_for_tiebreak"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, match: Match) -> int | None:
+        return match.seed if match.seed_revealed else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_seed_salt(self, match: Match) -> str | None:
+        return match.seed_salt if match.seed_revealed else None
 
     def get_waiting_for_tiebreak(self, match: Match) -> bool:
         return match.status == Match.Status.RUNNING and match.lease_owner.startswith("tiebreak:")
@@ -99,8 +135,16 @@ class ChallengeSerializer(serializers.Serializer):
     """``POST /api/matches/``: the decks (ids; each plays its latest version) and best-of."""
 
     decks = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), min_length=1, max_length=8,
-        help_text="Deck ids, the challenger's deck first: two for TempoFront, two to four for Conquest",
+        child=serializers.IntegerField(min_value=1), min_length=2, max_length=4,
+        error_messages={"min_length": "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at least "
+                                      "{min_length}, your own first",
+                        "max_length": "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at most "
+                                      "{max_length}"},
+        help_text="Deck ids, 2 to 4 (TempoFront 2, Conquest 2 to 4), all for the same game; the first is the "
+                  "challenger's own deck (entry 0), the others are its opponents",
     )
-    best_of = serializers.IntegerField(default=1, help_text="1, 3 or 5")
-    params = serializers.DictField(required=False, help_text="Rules parameters of the game (optional)")
+    best_of = serializers.ChoiceField(choices=[1, 3, 5], default=1, help_text="Games in the match: 1, 3 or 5",
+                                      error_messages={"invalid_choice": "best_of must be 1, 3 or 5, not {input}"})
+    params = serializers.DictField(required=False, help_text=(
+        "Rules parameters of the game (optional; the engine's declared names, types and ranges, see "
+        "docs/api.md); 'tiebreak' is set by the platform"))

@@ -24,8 +24,10 @@ transaction; enqueues and broadcasts happen only after commit.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import secrets
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -41,7 +43,7 @@ from django.utils import timezone
 from decks.models import DeckVersion
 from engine import games as engine_games
 from engine.core import DeckError, Outcome, Replay
-from matches import conf, signals
+from matches import conf, fairness, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
 
@@ -98,8 +100,13 @@ def match_challenge(
     Validates everything at once and raises ``ValidationError`` whose ``message_dict`` has
     ``decks``, ``best_of`` and ``params`` messages: every deck for the same game, a seat
     count the game allows (TempoFront 2, Conquest 2 to 4), no archived deck, ``best_of``
-    1, 3 or 5, and parameters and decks the engine accepts. ``seed`` defaults to a random
-    one. Each entry is played by the pilot of its deck version.
+    1, 3 or 5, and parameters and decks the engine accepts (its bounded checks; no game is
+    set up here). ``seed`` defaults to a random one; a fresh salt and the public commitment
+    to the seed are stored with it (``matches.fairness``). Each entry is played by the
+    pilot of its deck version. A player's challenge (``kind`` challenge with
+    ``created_by``) over ``MATCHES_MAX_OPEN_CHALLENGES`` queued or running ones raises
+    :class:`TooManyOpenChallenges`, nothing written; the count is taken under the
+    challenger's user row lock.
     """
     errors: dict[str, list[str]] = {}
     versions = list(deck_versions)
@@ -131,20 +138,17 @@ def match_challenge(
     if seed is None:
         seed = secrets.randbits(53)  # exact as a JavaScript number
     if engine_game is not None and "decks" not in errors and "params" not in errors:
-        # Setting up the first game checks the parameters and every deck with the engine's
-        # own rules, exactly as the worker will.
-        try:
-            engine_game.new_match([v.to_engine() for v in versions], seed, clean_params)
-        except DeckError as exc:
-            errors.setdefault("decks", []).extend(exc.problems)
-        except ValueError as exc:
-            errors.setdefault("params", []).append(str(exc))
+        _check_with_engine(engine_game, versions, clean_params, seed, errors)
     if errors:
         raise ValidationError(errors)
 
+    salt = fairness.new_salt()
     with transaction.atomic():
+        if created_by is not None and kind == Match.Kind.CHALLENGE:
+            _check_open_challenges(created_by)
         match = Match.objects.create(
             game=game_names[0], kind=kind, best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
+            seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt),
             lease_expires=timezone.now() + timedelta(seconds=conf.resend_seconds()),
         )
         MatchSeat.objects.bulk_create(
@@ -154,6 +158,71 @@ def match_challenge(
         queue = conf.queue_for(match.kind)
         transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
     return match
+
+
+def _check_with_engine(engine_game, versions: Sequence[DeckVersion], params: dict[str, Any], seed: int,
+                       errors: dict[str, list[str]]) -> None:
+    """Check the parameters (``Game.check_params``: declared types and bounds) and every
+    deck (``Game.validate_deck``) with the engine's own bounded checks; no game is set up.
+
+    An engine without ``check_params`` still has its parameters checked by setting up a
+    game, as before it had one.
+    """
+    check_params = getattr(engine_game, "check_params", None)
+    if check_params is None:
+        try:
+            engine_game.new_match([v.to_engine() for v in versions], seed, params)
+        except DeckError as exc:
+            errors.setdefault("decks", []).extend(exc.problems)
+        except ValueError as exc:
+            errors.setdefault("params", []).append(str(exc))
+        return
+    try:
+        full = check_params(params)
+    except ValueError as exc:
+        errors.setdefault("params", []).append(str(exc))
+        return
+    rules = _deck_rules(engine_game, full)
+    for version in versions:
+        decklist = version.to_engine()
+        problems = engine_game.validate_deck(decklist) if rules is None else engine_game.validate_deck(decklist, rules)
+        for problem in problems:
+            errors.setdefault("decks", []).append(f"deck '{version.deck.name}': {problem}")
+
+
+def _deck_rules(engine_game, params: dict[str, Any]) -> Any:
+    """What the game's ``validate_deck`` takes as its rules for ``params`` (Conquest's deck
+    size and copies are parameters: its ``Params`` object), or None when it takes none."""
+    if "params" not in inspect.signature(engine_game.validate_deck).parameters:
+        return None
+    params_class = getattr(sys.modules[type(engine_game).__module__], "Params", None)
+    from_json = getattr(params_class, "from_json", None)
+    return from_json(params) if from_json is not None else params
+
+
+class TooManyOpenChallenges(Exception):
+    """The challenger already has ``MATCHES_MAX_OPEN_CHALLENGES`` challenges queued or running."""
+
+    def __init__(self, cap: int, open_now: int):
+        self.cap, self.open_now = cap, open_now
+        super().__init__(
+            f"You already have {open_now} challenges queued or running; at most {cap} may be open at once "
+            f"(MATCHES_MAX_OPEN_CHALLENGES). Wait for one to finish."
+        )
+
+
+def _check_open_challenges(user: AbstractBaseUser) -> None:
+    """Refuse a challenge over the per-player cap. Locks the challenger's user row, so two
+    challenges sent at once by one player are counted one after the other."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    cap = conf.max_open_challenges()
+    open_now = Match.objects.filter(
+        created_by=user, kind=Match.Kind.CHALLENGE, status__in=(Match.Status.QUEUED, Match.Status.RUNNING)
+    ).count()
+    if open_now >= cap:
+        raise TooManyOpenChallenges(cap, open_now)
 
 
 # --------------------------------------------------------------------------- claim and lease

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 import traceback
 from typing import Any
@@ -59,12 +60,76 @@ def game_params(match: Match) -> dict[str, Any]:
     return params
 
 
-def play_game(match: Match, number: int, *, worker: str) -> PlayedGame:
-    """Play game ``number`` of ``match`` with its entries' pilots, renewing the lease.
+class LeaseKeeper:
+    """Renews a worker's lease on a match from a small thread, independently of actions.
 
-    The lease is renewed (and progress broadcast) every third of a lease period from the
-    engine's per-action callback, so a long game never looks like a dead worker; a renewal
-    that finds the lease gone raises :class:`LeaseLost` and stops the game.
+    A long setup or one long bot decision produces no action for a while; the lease must
+    not expire meanwhile, or the sweeper would hand a healthy worker's match to another.
+    The thread renews every third of a lease period until :meth:`stop`. It stops renewing
+    (and the lease then expires, so the sweeper takes over) when the game has made no
+    progress (:meth:`touch`) for longer than a stuck bot could take: twice the decision
+    budget plus one lease period; with no decision budget it renews while the worker lives.
+    A renewal that finds the lease gone sets :attr:`lost`, which :meth:`check` turns into
+    :class:`LeaseLost` in the playing thread.
+    """
+
+    def __init__(self, match_id: int, worker: str):
+        self.match_id, self.worker = match_id, worker
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._last_progress = time.monotonic()
+        budget = conf.decision_seconds()
+        self._stall_seconds = None if budget is None else 2 * budget + conf.lease_seconds()
+        self._thread = threading.Thread(target=self._run, name=f"lease-{match_id}", daemon=True)
+
+    def __enter__(self) -> LeaseKeeper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+    def touch(self) -> None:
+        """The game moved on (an action was applied)."""
+        self._last_progress = time.monotonic()
+
+    def check(self) -> None:
+        if self.lost.is_set():
+            raise LeaseLost(f"match {self.match_id}: {self.worker} no longer holds the lease")
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        from django.db import connection
+
+        try:
+            while not self._stop.wait(conf.renew_every_seconds()):
+                quiet = time.monotonic() - self._last_progress
+                if self._stall_seconds is not None and quiet > self._stall_seconds:
+                    logger.warning("match %s: no progress for %.0f s; no longer renewing the lease of %s",
+                                   self.match_id, quiet, self.worker)
+                    return
+                try:
+                    match_renew_lease(match_id=self.match_id, worker=self.worker)
+                except LeaseLost:
+                    self.lost.set()
+                    return
+                except Exception:  # a database hiccup: try again at the next period
+                    logger.exception("match %s: could not renew the lease of %s", self.match_id, self.worker)
+        finally:
+            connection.close()
+
+
+def play_game(match: Match, number: int, *, worker: str, keeper: LeaseKeeper | None = None) -> PlayedGame:
+    """Play game ``number`` of ``match`` with its entries' pilots.
+
+    ``keeper`` (the match's :class:`LeaseKeeper`) renews the lease from its own thread;
+    each action tells it the game moves on, and stops the game with :class:`LeaseLost` once
+    a renewal found the lease gone. Progress is broadcast (with a renewal) every third of
+    a lease period from the engine's per-action callback.
     """
     seats = list(match.seats.select_related("deck_version", "deck_version__deck").order_by("seat"))
     order = seat_order(entries=len(seats), number=number)
@@ -75,6 +140,9 @@ def play_game(match: Match, number: int, *, worker: str) -> PlayedGame:
 
     def on_action(actions: int, state, events) -> None:
         nonlocal last
+        if keeper is not None:
+            keeper.touch()
+            keeper.check()
         now = time.monotonic()
         if now - last >= every:
             last = now
@@ -89,7 +157,7 @@ def play_game(match: Match, number: int, *, worker: str) -> PlayedGame:
                       bot_errors=[error.to_json() for error in result.errors])
 
 
-def _play(match: Match, worker: str) -> str:
+def _play(match: Match, worker: str, keeper: LeaseKeeper | None = None) -> str:
     """Play the claimed ``match`` from its first unrecorded game until it is decided or a
     game waits for its tiebreak; return what happened, for the worker's log."""
     recorded = list(match.games.order_by("number"))
@@ -101,7 +169,9 @@ def _play(match: Match, worker: str) -> str:
     entries = match.seats.count()
     while not standing(best_of=match.best_of, entries=entries, games=places).decided:
         number = len(places) + 1
-        played = play_game(match, number, worker=worker)
+        played = play_game(match, number, worker=worker, keeper=keeper)
+        if keeper is not None:
+            keeper.check()
         if not played.needs_tiebreak:
             after = places + [entry_places(played.outcome.places, played.seat_order)]
             if standing(best_of=match.best_of, entries=entries, games=after).decided:
@@ -120,10 +190,11 @@ def run_match(self, match_id: int) -> str:
     """Play match ``match_id`` to its end (or to a tie that waits for ``run_tiebreak``).
 
     Returns at once, playing nothing, when the match is done or failed or another worker
-    holds its lease. Goes on from the first game not yet recorded, so a match taken over
-    from a dead worker is not replayed from the start. An error raised while playing (an
-    engine or data problem, which a retry would meet again) fails the match with the
-    traceback's last line in ``error``.
+    holds its lease. While it plays, a :class:`LeaseKeeper` thread renews the lease. Goes
+    on from the first game not yet recorded, so a match taken over from a dead worker is
+    not replayed from the start. An error raised while playing (an engine or data problem,
+    which a retry would meet again) fails the match with the traceback's last line in
+    ``error``.
     """
     worker = _worker_id(self)
     match = match_claim(match_id=match_id, worker=worker)
@@ -131,7 +202,8 @@ def run_match(self, match_id: int) -> str:
         logger.info("match %s: not claimed by %s (done, failed or held by another worker)", match_id, worker)
         return "skipped"
     try:
-        outcome = _play(match, worker)
+        with LeaseKeeper(match_id, worker) as keeper:
+            outcome = _play(match, worker, keeper)
     except LeaseLost as exc:
         logger.warning("match %s: %s; stopping without writing", match_id, exc)
         return "lease lost"

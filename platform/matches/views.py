@@ -18,7 +18,7 @@ from matches.models import Match
 from matches.permissions import can_challenge_with, can_view_match
 from matches.selectors import match_get, match_list, match_seat_labels
 from matches.serializers import MatchDetailSerializer
-from matches.services import json_ready, match_challenge
+from matches.services import TooManyOpenChallenges, json_ready, match_challenge
 
 PAGE_SIZE = 20
 
@@ -79,7 +79,7 @@ def new(request: HttpRequest) -> HttpResponse:
     elif form.is_valid():
         decks = form.chosen_decks()
         if not can_challenge_with(request.user, decks):
-            form.add_error("deck", "pick one of your own decks")
+            form.add_error("deck", "pick one of your own decks: it plays as entry 0")
         else:
             versions = [deck.latest_version for deck in decks]
             try:
@@ -89,6 +89,8 @@ def new(request: HttpRequest) -> HttpResponse:
                 for field, problems in exc.message_dict.items():
                     for problem in problems:
                         form.add_error(None if field == "decks" else "best_of", problem)
+            except TooManyOpenChallenges as exc:
+                form.add_error(None, str(exc))
             else:
                 messages.success(request, f"Challenge queued: match {match.pk}.")
                 return redirect(match)

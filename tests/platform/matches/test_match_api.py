@@ -73,16 +73,28 @@ def test_nobody_challenges_with_two_decks_of_other_players(alice, bob, enqueued,
 
     carol = User.objects.create_user("carol", password="pw-carol-123")
     decks = [make_deck(alice, "conquest").pk, make_deck(bob, "conquest").pk]
-    error = assert_error(client_for(carol).post("/api/matches/", {"decks": decks}, format="json"), 403,
-                         "permission_denied")
-    assert "your own decks" in error["message"]
+    error = assert_error(client_for(carol).post("/api/matches/", {"decks": decks}, format="json"), 400,
+                         "validation_error", "decks")
+    assert "one of your own decks" in error["fields"]["decks"][0]
+    assert Match.objects.count() == 0
+
+
+def test_the_challengers_own_deck_must_be_listed_first(alice, bob, enqueued):
+    """Entry 0 is the challenger's: the same decks with the opponent's first are refused."""
+    mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
+    error = assert_error(client_for(alice).post("/api/matches/", {"decks": [theirs.pk, mine.pk]}, format="json"),
+                         400, "validation_error", "decks")
+    assert "first deck" in error["fields"]["decks"][0] and "belongs to bob" in error["fields"]["decks"][0]
+    assert Match.objects.count() == 0
+    response = client_for(alice).post("/api/matches/", {"decks": [mine.pk, theirs.pk]}, format="json")
+    assert response.status_code == 201, response.content
 
 
 @pytest.mark.parametrize(("body", "field", "fragment"), [
     ({"decks": [999999, "MINE"], "best_of": 1}, "decks", "no deck with id 999999"),
     ({"decks": ["MINE", "THEIRS_TF"]}, "decks", "same game"),
-    ({"decks": ["MINE"]}, "decks", "Conquest is played by 2 to 4 decks, not 1"),
-    ({"decks": ["MINE"] * 5}, "decks", "Conquest is played by 2 to 4 decks, not 5"),
+    ({"decks": ["MINE"]}, "decks", "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at least 2"),
+    ({"decks": ["MINE"] * 5}, "decks", "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at most 4"),
     ({"decks": ["MINE", "THEIRS"], "best_of": 2}, "best_of", "best_of must be 1, 3 or 5, not 2"),
     ({"decks": "MINE"}, "decks", ""),
     ({"best_of": 1}, "decks", "required"),
@@ -188,11 +200,13 @@ def test_replay_holds_the_log_and_every_seats_frames_once_the_match_is_over(alic
     response = client_for().get(f"/api/matches/{match.pk}/replay/?game=1")
     assert response.status_code == 200
     body = response.json()
-    assert {"game", "seed", "decks", "params", "actions", "outcome", "frames", "seats", "tiebreak"} <= set(body)
+    assert {"game", "seed", "decks", "params", "actions_count", "outcome", "frames", "seats", "tiebreak"} <= set(body)
     assert body["game"] == "tempofront" and body["decks"][0]["name"] == "alice tempofront 0"
-    assert len(body["frames"]) == len(body["actions"]) + 1
+    assert body["total_frames"] == body["actions_count"] + 1 == game.actions + 1
+    assert body["from"] == 0 and len(body["frames"]) == body["count"] == min(50, body["total_frames"])
     assert body["all_seats"] is True
-    first, last = body["frames"][0], body["frames"][-1]
+    first = body["frames"][0]
+    last = client_for().get(f"/api/matches/{match.pk}/replay/?game=1&from={game.actions}").json()["frames"][-1]
     assert first["index"] == -1 and first["action"] is None
     assert set(last["views"]) == {"public", "0", "1"}
     assert "hand" in last["views"]["0"] and "hand" not in last["views"]["public"]
@@ -266,10 +280,9 @@ def test_frames_of_a_finished_game_are_rebuilt_once_then_served_from_the_cache(a
     cache.clear()
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     calls = []
-    real = matches.selectors.replay_frames
-    monkeypatch.setattr(matches.selectors, "replay_frames", lambda *a, **k: calls.append(1) or real(*a, **k))
-    first = client_for().get(f"/api/matches/{match.pk}/replay/?game=1").json()
-    second = client_for().get(f"/api/matches/{match.pk}/replay/?game=1").json()
+    real = matches.selectors.frames_page
+    monkeypatch.setattr(matches.selectors, "frames_page", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = client_for().get(f"/api/matches/{match.pk}/replay/?game=1&count=20").json()
+    second = client_for().get(f"/api/matches/{match.pk}/replay/?game=1&count=20").json()
     assert len(calls) == 1
-    assert second["frames"] == first["frames"]
-    assert len(first["frames"]) == len(first["actions"]) + 1
+    assert second["frames"] == first["frames"] and len(first["frames"]) == 20
