@@ -24,10 +24,13 @@ def player_decks(*, user: AbstractBaseUser):
 
 
 def recent_matches(
-    *, player: str | None = None, deck: int | None = None, limit: int = 10
+    *, player: str | None = None, deck: int | None = None, status: str | None = None, limit: int = 10
 ) -> list[dict[str, Any]] | None:
-    """The latest matches of a player (by username) or of a deck, as rows for a table.
+    """The latest matches of a player (by username), of a deck, or of everyone, as rows
+    for a table; ``status`` keeps only matches in that state (``"done"``).
 
+    A player's matches are those in which one of their decks played: queueing a challenge
+    between other players' decks does not make it theirs.
     None when the matches app is not installed, so that pages leave the section out.
     Each row: ``id``, ``url``, ``game``, ``status``, ``status_label``, ``created``,
     ``entries`` (deck name, version, owner, pilot) and ``winner`` (an entry or None).
@@ -37,7 +40,10 @@ def recent_matches(
     from matches.selectors import match_list, match_seat_labels
 
     rows = []
-    for match in match_list(player=player, deck=deck)[:limit]:
+    matches = match_list(deck=deck, status=status)
+    if player:
+        matches = matches.filter(seats__deck_version__deck__owner__username=player).distinct()
+    for match in matches[:limit]:
         try:
             url = match.get_absolute_url()
         except NoReverseMatch:

@@ -6,9 +6,10 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
 #: The site's sections in navigation order, with the URL name of each section's index.
-#: A section whose app is not installed yet shows in the navigation as "soon"; it becomes
-#: a link by itself once its app defines the URL name (namespace ``cards``, name ``index``...).
+#: A section whose app is not installed has no URL name yet and is left out of the
+#: navigation: an entry is a working link or it is absent.
 NAV_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("Rules", "guide:index"),
     ("Cards", "cards:index"),
     ("Decks", "decks:index"),
     ("Matches", "matches:index"),
@@ -18,13 +19,12 @@ NAV_SECTIONS: tuple[tuple[str, str], ...] = (
 
 
 def site_navigation(request: HttpRequest) -> dict:
-    """``nav_sections``: one ``{"label", "url", "active"}`` per section; ``url`` is None
-    for a section that is not open yet."""
+    """``nav_sections``: one ``{"label", "url", "active"}`` per section whose URL exists."""
     items = []
     for label, url_name in NAV_SECTIONS:
         try:
             url = reverse(url_name)
         except NoReverseMatch:
-            url = None
-        items.append({"label": label, "url": url, "active": bool(url) and request.path.startswith(url)})
+            continue
+        items.append({"label": label, "url": url, "active": request.path.startswith(url)})
     return {"nav_sections": items}

@@ -2,18 +2,91 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+from django.apps import apps
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from web.health import heartbeat_status, service_report
+from accounts.selectors import recent_matches
+from decks.cards.selectors import GAME_TITLES
+from web.health import service_report
+
+logger = logging.getLogger(__name__)
+
+#: Finished matches the home page offers to watch.
+HOME_MATCHES = 6
+#: Upcoming tournaments and ladder places the home page lists, once those apps exist.
+HOME_TOURNAMENTS = 4
+HOME_LADDER_PLACES = 5
+
+
+def _optional_section(app: str, build: Callable[[Any], dict]) -> dict | None:
+    """``build(<app>.selectors)`` when the app is installed; None when it is not, or when
+    its selectors are missing or fail (logged): another app's section never breaks the
+    home page."""
+    if not apps.is_installed(app):
+        return None
+    try:
+        return build(import_module(f"{app}.selectors"))
+    except Exception:
+        logger.exception("home page: the %s section failed and is left out", app)
+        return None
+
+
+def _upcoming_tournaments(selectors: Any) -> dict:
+    rows = selectors.tournament_list(state="open").order_by("starts_at", "id")[:HOME_TOURNAMENTS]
+    return {
+        "url": reverse("tournaments:index"),
+        "rows": [
+            {"name": t.name, "url": t.get_absolute_url(), "game": t.get_game_display(), "starts": t.starts_at}
+            for t in rows
+        ],
+    }
+
+
+def _ladder_tops(selectors: Any) -> dict:
+    tops = []
+    for game, title in GAME_TITLES.items():
+        rows = selectors.leaderboard(game=game, pool="bots")[:HOME_LADDER_PLACES]
+        tops.append(
+            {
+                "game": game,
+                "title": title,
+                "url": reverse("ladder:board", args=[game]),
+                "rows": [
+                    {
+                        "name": r.deck.name,
+                        "owner": r.deck.owner.get_username(),
+                        "rating": f"{r.ordinal:.1f}",
+                        "url": r.deck.get_absolute_url(),
+                    }
+                    for r in rows
+                ],
+            }
+        )
+    return {"url": reverse("ladder:index"), "boards": tops}
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what the two games are and what the site offers."""
-    return render(request, "web/home.html", {"heartbeat": heartbeat_status()})
+    """The landing page: what the site is for, where to start, what to watch, and (once
+    their apps are installed) upcoming tournaments and the top of each ladder."""
+    return render(
+        request,
+        "web/home.html",
+        {
+            "recent": recent_matches(status="done", limit=HOME_MATCHES),
+            "tournaments": _optional_section("tournaments", _upcoming_tournaments),
+            "ladders": _optional_section("ladder", _ladder_tops),
+        },
+    )
 
 
 @never_cache
