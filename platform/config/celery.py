@@ -30,6 +30,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 #: How often beat runs the matches sweeper (re-queues matches whose worker died), in seconds.
 MATCHES_SWEEP_SECONDS = float(os.environ.get("MATCHES_SWEEP_SECONDS", "30"))
+#: How often beat runs ``tournaments.tick`` (starts due events, repairs stuck rounds), in seconds.
+TOURNAMENTS_TICK_SECONDS = float(os.environ.get("TOURNAMENTS_TICK_SECONDS", "60"))
 
 #: Every queue, highest priority first. A worker started without ``-Q`` serves them all.
 QUEUES = ("periodic", "tournaments", "matches", "ladder", "default")
@@ -65,6 +67,11 @@ app.conf.update(
             "task": "matches.sweep",
             "schedule": MATCHES_SWEEP_SECONDS,
             "options": {"expires": MATCHES_SWEEP_SECONDS},
+        },
+        "tournaments-tick": {
+            "task": "tournaments.tick",
+            "schedule": TOURNAMENTS_TICK_SECONDS,
+            "options": {"expires": TOURNAMENTS_TICK_SECONDS},
         },
     },
 )

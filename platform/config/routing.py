@@ -4,9 +4,11 @@ Later apps append their consumers' routes to ``websocket_urlpatterns`` here.
 """
 
 from matches.routing import websocket_urlpatterns as matches_websocket_urlpatterns
+from tournaments.routing import websocket_urlpatterns as tournaments_websocket_urlpatterns
 from web.routing import websocket_urlpatterns as web_websocket_urlpatterns
 
 websocket_urlpatterns = [
     *web_websocket_urlpatterns,
     *matches_websocket_urlpatterns,
+    *tournaments_websocket_urlpatterns,
 ]

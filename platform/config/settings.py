@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "accounts",
     "decks",
     "matches",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

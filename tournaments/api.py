@@ -1,0 +1,191 @@
+"""REST API of tournaments.
+
+- ``GET /api/tournaments/``: events, paginated; filters ``game``, ``format``, ``state``.
+- ``POST /api/tournaments/``: create an event (signed in; you become its organiser).
+- ``GET /api/tournaments/<id>/``: settings, state, current round, progress.
+- ``GET /api/tournaments/<id>/entries/``: entries (decklists once the event started);
+  ``POST`` ``{"deck": <id>}`` enters one of your decks; ``DELETE`` drops your entry (the
+  organiser may drop anyone's with ``?entry=<id>``).
+- ``GET /api/tournaments/<id>/standings/``: standings with every tiebreaker column.
+- ``GET /api/tournaments/<id>/rounds/<n>/``: round ``n``'s pairings with match ids and results.
+- ``POST /api/tournaments/<id>/start/``: the organiser starts the event now.
+
+Errors use the project's one shape (config/api.py): 400 bad input, 403 not allowed,
+404 unknown, 409 a conflict with the event's state.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, generics, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import ErrorSerializer
+from tournaments.models import Entry, Tournament
+from tournaments.permissions import can_create_tournament, can_see_decklists, can_view_tournament
+from tournaments.selectors import entry_list, pairing_rows, standings_rows, tournament_get, tournament_list
+from tournaments.serializers import (
+    EnterSerializer,
+    EntrySerializer,
+    RoundSerializer,
+    StandingSerializer,
+    TournamentCreateSerializer,
+    TournamentDetailSerializer,
+    TournamentSerializer,
+)
+from tournaments.services import tournament_create, tournament_drop, tournament_enter, tournament_start
+
+FILTERS = [
+    OpenApiParameter("game", OpenApiTypes.STR, enum=Tournament.Game.values),
+    OpenApiParameter("format", OpenApiTypes.STR, enum=Tournament.Format.values),
+    OpenApiParameter("state", OpenApiTypes.STR, enum=Tournament.State.values),
+]
+ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer,
+          409: ErrorSerializer}
+
+
+def list_filters(params) -> dict:
+    errors: dict[str, list[str]] = {}
+    out: dict = {}
+    for name, choices in (("game", Tournament.Game.values), ("format", Tournament.Format.values),
+                          ("state", Tournament.State.values)):
+        value = params.get(name, "").strip()
+        if value:
+            if value in choices:
+                out[name] = value
+            else:
+                errors[name] = [f"{name} must be one of {', '.join(choices)}, not '{value}'"]
+    if errors:
+        raise ValidationError(errors)
+    return out
+
+
+def get_visible(request: Request, tournament_id: int) -> Tournament:
+    try:
+        tournament = tournament_get(tournament_id=tournament_id)
+    except Tournament.DoesNotExist:
+        raise exceptions.NotFound(f"There is no tournament {tournament_id}.") from None
+    if not can_view_tournament(request.user, tournament):
+        raise exceptions.NotFound(f"There is no tournament {tournament_id}.")
+    return tournament
+
+
+class TournamentListCreate(generics.GenericAPIView):
+    """List events, or create one (you become its organiser)."""
+
+    serializer_class = TournamentSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        return tournament_list(user=self.request.user, **list_filters(self.request.query_params))
+
+    @extend_schema(parameters=FILTERS, responses={200: TournamentSerializer(many=True), 400: ErrorSerializer})
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(TournamentSerializer(page, many=True).data)
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentDetailSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        if not can_create_tournament(request.user):
+            raise exceptions.NotAuthenticated()
+        body = TournamentCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        values = dict(body.validated_data)
+        publish = values.pop("publish", True)
+        tournament = tournament_create(organiser=request.user, publish=publish, **values)
+        return Response(TournamentDetailSerializer(tournament_get(tournament_id=tournament.pk)).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class TournamentDetail(APIView):
+    """One event: settings, state, current round and progress."""
+
+    @extend_schema(responses={200: TournamentDetailSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(TournamentDetailSerializer(get_visible(request, tournament_id)).data)
+
+
+class TournamentEntries(generics.GenericAPIView):
+    """Entries of an event; enter with one of your decks; drop your entry."""
+
+    serializer_class = EntrySerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: EntrySerializer(many=True), 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        page = self.paginate_queryset(entry_list(tournament=tournament))
+        context = {"decklists": can_see_decklists(request.user, tournament)}
+        return self.get_paginated_response(EntrySerializer(page, many=True, context=context).data)
+
+    @extend_schema(request=EnterSerializer, responses={201: EntrySerializer, **ERRORS})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        body = EnterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry = tournament_enter(tournament_id=tournament.pk, player=request.user, deck_id=body.validated_data["deck"])
+        entry = Entry.objects.select_related("player", "deck", "deck_version").get(pk=entry.pk)
+        return Response(EntrySerializer(entry, context={"decklists": False}).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("entry", OpenApiTypes.INT, description="The organiser drops this entry; "
+                                     "without it you drop your own")],
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        raw = request.query_params.get("entry", "").strip()
+        if raw:
+            if not raw.isdigit():
+                raise ValidationError({"entry": [f"entry must be an entry id (a number), not '{raw}'"]})
+            entry = tournament.entries.filter(pk=int(raw)).first()
+            if entry is None:
+                raise exceptions.NotFound(f"Tournament {tournament.pk} has no entry {raw}.")
+        else:
+            entry = tournament.entries.filter(player=request.user).first()
+            if entry is None:
+                raise exceptions.NotFound("You have no entry in this event.")
+        tournament_drop(entry_id=entry.pk, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentStandings(APIView):
+    """Standings, best first, with every tiebreaker column (empty before the start)."""
+
+    @extend_schema(responses={200: StandingSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        return Response(StandingSerializer(standings_rows(tournament=tournament), many=True).data)
+
+
+class TournamentRound(APIView):
+    """One round's pairings with their match ids, status and results."""
+
+    @extend_schema(responses={200: RoundSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        rnd = tournament.round_set.filter(number=number).first()
+        if rnd is None:
+            raise exceptions.NotFound(f"Tournament {tournament.pk} has no round {number} "
+                                      f"({tournament.current_round} paired so far).")
+        data = {"number": rnd.number, "stage": rnd.stage, "finished": rnd.finished,
+                "pairings": pairing_rows(tournament=tournament, number=number)}
+        return Response(RoundSerializer(data).data)
+
+
+class TournamentStart(APIView):
+    """Start the event now (organiser): seeds the entries and pairs round 1."""
+
+    @extend_schema(request=None, responses={200: TournamentDetailSerializer, **ERRORS})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        tournament_start(tournament_id=tournament.pk, by=request.user)
+        return Response(TournamentDetailSerializer(tournament_get(tournament_id=tournament.pk)).data)
+

@@ -1,0 +1,232 @@
+"""Tournaments, their entries, rounds, pairings and the Match the Twos tiebreaks.
+
+A :class:`Tournament` goes draft -> open -> running (<-> paused) -> finished, or to
+cancelled from any state before finished (docs/tournaments.md, "States"). Its rounds are
+paired by the pure functions of ``tournaments.formats``; each :class:`Pairing` is played
+as a ``matches.Match`` of kind ``tournament`` (a bye has no match). Everything the
+formats need to pair the next round is stored here, so any worker can advance the event.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Tournament(models.Model):
+    """One scheduled event."""
+
+    class Game(models.TextChoices):
+        TEMPOFRONT = "tempofront", "TempoFront"
+        CONQUEST = "conquest", "Conquest"
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        SINGLE_ELIM = "single_elim", "Single elimination"
+        DOUBLE_ELIM = "double_elim", "Double elimination"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS_CUT = "swiss_cut", "Swiss with a top cut"
+        CONQUEST_PODS = "conquest_pods", "Conquest pods"
+
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        OPEN = "open", "Open for entries"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    BEST_OF_CHOICES = ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5"))
+    TOP_CUT_CHOICES = ((0, "No top cut"), (4, "Top 4"), (8, "Top 8"), (16, "Top 16"))
+
+    game = models.CharField(max_length=20, choices=Game.choices)
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="tournaments_organised")
+    starts_at = models.DateTimeField(help_text="When the workers start the event (beat checks every minute)")
+    registration_opens = models.DateTimeField(null=True, blank=True, help_text="Entries accepted from (empty: at once)")
+    registration_closes = models.DateTimeField(null=True, blank=True,
+                                               help_text="Entries accepted until (empty: the start time)")
+    entry_limit = models.PositiveIntegerField(null=True, blank=True, help_text="Entries beyond it join the waitlist")
+    min_entries = models.PositiveIntegerField(default=2, help_text="Fewer at the start time cancels the event")
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True,
+                                              help_text="Swiss or pod rounds; empty for the recommended number")
+    best_of = models.PositiveSmallIntegerField(choices=BEST_OF_CHOICES, default=1)
+    top_cut = models.PositiveSmallIntegerField(choices=TOP_CUT_CHOICES, default=0)
+    third_place = models.BooleanField(default=False, help_text="Play a third-place match in single elimination")
+    players_per_game = models.PositiveSmallIntegerField(default=2, help_text="Conquest: 2, 3 or 4 per game")
+    late_entry_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Entries stay open until this round has been paired (0: none after the start)")
+    params = models.JSONField(default=dict, blank=True, help_text="Rules parameters passed to every game")
+    seed = models.BigIntegerField(help_text="Decides round-1 seeding, tiebreaks and match seeds; secret while running")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)
+    cancel_reason = models.TextField(blank=True)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    total_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Swiss, pod or round-robin rounds, fixed at the start (elimination rounds come after)")
+    cut_entries = models.JSONField(default=list, blank=True,
+                                   help_text="Entry ids of the top cut, in seed order, once the Swiss part ended")
+    winner = models.ForeignKey("Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+        indexes = [
+            models.Index(fields=["state", "starts_at"], name="tournament_state_start"),
+            models.Index(fields=["game", "format", "state"], name="tournament_game_format"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(best_of__in=(1, 3, 5)), name="tournament_best_of_1_3_5"),
+            models.CheckConstraint(condition=models.Q(top_cut__in=(0, 4, 8, 16)), name="tournament_top_cut"),
+            models.CheckConstraint(condition=models.Q(players_per_game__gte=2, players_per_game__lte=4),
+                                   name="tournament_players_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_format_display()}, {self.get_game_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def is_over(self) -> bool:
+        return self.state in (self.State.FINISHED, self.State.CANCELLED)
+
+    @property
+    def has_started(self) -> bool:
+        return self.state in (self.State.RUNNING, self.State.PAUSED, self.State.FINISHED)
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in (self.Format.SINGLE_ELIM, self.Format.DOUBLE_ELIM)
+
+
+class Entry(models.Model):
+    """A player's entry: one deck, its version frozen when it entered."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
+    deck = models.ForeignKey("decks.Deck", on_delete=models.PROTECT, related_name="tournament_entries")
+    deck_version = models.ForeignKey("decks.DeckVersion", on_delete=models.PROTECT, related_name="tournament_entries")
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="1 is the top seed; set at the start")
+    waitlisted = models.BooleanField(default=False)
+    late = models.BooleanField(default=False, help_text="Entered after the start")
+    dropped = models.BooleanField(default=False)
+    dropped_round = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The round it dropped after")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "waitlisted", "created", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_one_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} with {self.deck_version}"
+
+    @property
+    def active(self) -> bool:
+        return not self.dropped and not self.waitlisted
+
+
+class Round(models.Model):
+    """One round of pairings; a round number exists once per tournament (a database
+    constraint), so two workers advancing at once cannot pair it twice."""
+
+    class Stage(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        PODS = "pods", "Pods"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        ELIMINATION = "elimination", "Elimination"
+        TOP_CUT = "top_cut", "Top cut"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=20, choices=Stage.choices)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.finished is not None
+
+
+class Pairing(models.Model):
+    """One table of a round: two entries (or a Conquest pod, or one entry with the bye)
+    and the match that decides it."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=20, blank=True, help_text="The bracket match it plays (W1-1, L2-3, GF, ...)")
+    entries = models.JSONField(help_text="Entry ids in match order (match entry 0 first); one id is a bye")
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="tournament_pairings")
+    seat_entries = models.JSONField(default=list, blank=True,
+                                    help_text="Entry ids in the current match's entry order (swapped on a replay)")
+    replaced = models.JSONField(default=list, blank=True,
+                                help_text="Earlier matches of this table: drawn and replayed, or failed and re-run")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    result = models.JSONField(null=True, blank=True,
+                              help_text="places, game_wins, games, conquest by entry (in the order of entries)")
+
+    class Meta:
+        ordering = ["round_id", "table"]
+        constraints = [models.UniqueConstraint(fields=["round", "table"], name="pairing_unique_table")]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.table}"
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.entries) == 1
+
+
+class Tiebreak(models.Model):
+    """Match the Twos between the registered decklists of entries still tied where it
+    matters (a top-cut line, first place), with every reveal."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tiebreaks")
+    key = models.CharField(max_length=40, help_text="What it decides, e.g. 'cut' or 'final'")
+    purpose = models.CharField(max_length=200)
+    entries = models.JSONField(help_text="The tied entry ids, in standing order before the tiebreak")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    record = models.JSONField(null=True, blank=True, help_text="Match the Twos: seats (entry ids), order, rounds")
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "created", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="tiebreak_unique_key")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: tiebreak {self.key}"
+
+    @property
+    def order(self) -> list[int]:
+        """The tied entries, best first, once decided (shared ones last, in standing order)."""
+        if not self.record:
+            return list(self.entries)
+        return [*self.record.get("order", []), *self.record.get("shared", [])]

@@ -1,0 +1,211 @@
+"""Reads of the tournaments app, for pages, the API and the live socket."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.urls import reverse
+
+from matches.models import Match
+from tournaments import plan
+from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
+
+UPCOMING = (Tournament.State.OPEN,)
+RUNNING = (Tournament.State.RUNNING, Tournament.State.PAUSED)
+FINISHED = (Tournament.State.FINISHED, Tournament.State.CANCELLED)
+
+
+def tournament_list(*, game: str | None = None, format: str | None = None, state: str | None = None,
+                    user=None) -> QuerySet[Tournament]:
+    """Published events (and the ``user``'s own drafts), with entry counts, soonest first."""
+    rows = Tournament.objects.select_related("organiser", "winner", "winner__player").annotate(
+        entry_count=Count("entries", filter=Q(entries__waitlisted=False, entries__dropped=False)))
+    visible = ~Q(state=Tournament.State.DRAFT)
+    if user is not None and user.is_authenticated:
+        visible |= Q(organiser=user)
+    rows = rows.filter(visible)
+    if game:
+        rows = rows.filter(game=game)
+    if format:
+        rows = rows.filter(format=format)
+    if state:
+        rows = rows.filter(state=state)
+    return rows.order_by("-starts_at", "-id")
+
+
+def tournament_get(*, tournament_id: int) -> Tournament:
+    """One event; ``Tournament.DoesNotExist`` if there is none."""
+    return Tournament.objects.select_related("organiser", "winner", "winner__player", "winner__deck").get(
+        pk=tournament_id)
+
+
+def entry_list(*, tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.select_related("player", "deck", "deck_version").order_by(
+        "waitlisted", "seed", "created", "id"))
+
+
+def entry_names(tournament: Tournament) -> dict[int, dict[str, Any]]:
+    """Entry id -> {player, deck, deck_id, version, dropped} for labels."""
+    return {e.pk: {"id": e.pk, "player": e.player.username, "deck": e.deck.name, "deck_id": e.deck_id,
+                   "version": e.deck_version.number, "dropped": e.dropped, "seed": e.seed}
+            for e in tournament.entries.select_related("player", "deck", "deck_version")}
+
+
+def round_get(*, tournament: Tournament, number: int) -> Round:
+    return tournament.round_set.prefetch_related(
+        Prefetch("pairings", queryset=Pairing.objects.select_related("match").order_by("table"))).get(number=number)
+
+
+def tournament_progress(*, tournament: Tournament) -> dict[str, Any]:
+    """The progress line: round, rounds planned, matches done of the current round."""
+    current = tournament.round_set.filter(number=tournament.current_round).first()
+    done = total = 0
+    failed = 0
+    stage = ""
+    if current is not None:
+        stage = current.get_stage_display()
+        counts = current.pairings.aggregate(
+            total=Count("id"), done=Count("id", filter=Q(status=Pairing.Status.DONE)),
+            failed=Count("id", filter=Q(status=Pairing.Status.FAILED)))
+        done, total, failed = counts["done"], counts["total"], counts["failed"]
+    planned = tournament.total_rounds if current is None or current.stage in plan.GROUP_STAGES else None
+    if tournament.state == Tournament.State.OPEN:
+        text = "Registration open"
+    elif tournament.state == Tournament.State.DRAFT:
+        text = "Draft"
+    elif tournament.state == Tournament.State.CANCELLED:
+        text = "Cancelled"
+    elif tournament.state == Tournament.State.FINISHED:
+        text = f"Finished after {tournament.current_round} round{'s' if tournament.current_round != 1 else ''}"
+    elif current is None:
+        text = "Starting"
+    else:
+        of = f" of {planned}" if planned else f" ({stage})"
+        text = f"Round {current.number}{of}: {done} of {total} matches done"
+        if failed:
+            text += f", {failed} failed (waiting for the organiser)"
+        if tournament.state == Tournament.State.PAUSED:
+            text += " (paused)"
+    return {"round": tournament.current_round, "rounds": planned, "stage": stage, "done": done, "total": total,
+            "failed": failed, "text": text}
+
+
+def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Every entry's line, best first: the Swiss/pod/round-robin standings with every
+    tiebreaker column, and for an elimination stage the bracket place (``place``)."""
+    names = entry_names(tournament)
+    if not tournament.has_started:
+        return []
+    rows: list[dict[str, Any]] = []
+    if tournament.format in (Tournament.Format.SINGLE_ELIM, Tournament.Format.DOUBLE_ELIM):
+        bracket = plan.bracket_of(tournament)
+        placings = bracket.placings(plan.bracket_results(tournament)) if bracket else {}
+        ordered = sorted(names.values(), key=lambda n: (placings.get(n["id"], 10**6), n["seed"] or 10**6))
+        for position, info in enumerate(ordered, start=1):
+            rows.append({"position": position, "place": placings.get(info["id"]), "entry": info})
+        return rows
+    table = plan.group_table(tournament)
+    placings: dict[int, int] = {}
+    if tournament.format == Tournament.Format.SWISS_CUT:
+        bracket = plan.bracket_of(tournament)
+        if bracket is not None:
+            placings = bracket.placings(plan.bracket_results(tournament))
+    for st in table:
+        row = asdict(st)
+        row["tied_with"] = list(st.tied_with)
+        row["entry"] = names.get(st.player)
+        row["place"] = placings.get(st.player)
+        rows.append(row)
+    return rows
+
+
+def bracket_view(*, tournament: Tournament) -> dict[str, Any] | None:
+    """The bracket's drawing plan (``formats.Bracket.layout``) with entry labels and each
+    played match's link, or None when the event has no bracket (yet)."""
+    bracket = plan.bracket_of(tournament)
+    if bracket is None:
+        return None
+    layout = bracket.layout(plan.bracket_results(tournament))
+    names = entry_names(tournament)
+    pairings = {p.key: p for p in Pairing.objects.filter(round__tournament=tournament,
+                                                        round__stage__in=plan.BRACKET_STAGES).exclude(key="")}
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for rnd in layout.get("rounds", []):
+        for match in rnd.get("matches", []):
+            players_ = list(match.get("players", []))
+            sources = list(match.get("sources", [])) + [""] * len(players_)
+            match["slots"] = [
+                {"label": names.get(p) if p is not None else None, "source": sources[i],
+                 "winner": p is not None and p == match.get("winner"),
+                 "loser": p is not None and p == match.get("loser")}
+                for i, p in enumerate(players_)
+            ]
+            pairing = pairings.get(match["key"])
+            match["match_url"] = (reverse("matches:detail", args=[pairing.match_id])
+                                  if pairing is not None and pairing.match_id else None)
+            match["status"] = pairing.status if pairing is not None else ""
+        bracket_name = {"W": "Winners bracket", "L": "Losers bracket", "GF": "Grand final",
+                        "3rd": "Third place"}.get(rnd.get("bracket", "W"), "Bracket")
+        if layout.get("kind") == "single" and rnd.get("bracket") == "W":
+            bracket_name = "Bracket"
+        sections.setdefault(bracket_name, []).append(rnd)
+    layout["sections"] = [{"title": title, "rounds": rounds} for title, rounds in sections.items()]
+    layout["champion_label"] = names.get(layout.get("champion")) if layout.get("champion") else None
+    return layout
+
+
+def pairing_rows(*, tournament: Tournament, number: int | None = None) -> list[dict[str, Any]]:
+    """The pairings of round ``number`` (default the current one) with their match status."""
+    number = number or tournament.current_round
+    rnd = tournament.round_set.filter(number=number).first()
+    if rnd is None:
+        return []
+    names = entry_names(tournament)
+    rows = []
+    for pairing in rnd.pairings.select_related("match").order_by("table"):
+        rows.append(pairing_json(pairing, names))
+    return rows
+
+
+def pairing_json(pairing: Pairing, names: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    match: Match | None = pairing.match
+    return {
+        "table": pairing.table,
+        "key": pairing.key,
+        "entries": [names.get(e, {"id": e}) for e in pairing.entries],
+        "bye": pairing.is_bye and not (pairing.result or {}).get("sit_out"),
+        "sit_out": bool((pairing.result or {}).get("sit_out")),
+        "status": pairing.status,
+        "match": match.pk if match else None,
+        "match_status": match.status if match else None,
+        "match_url": reverse("matches:detail", args=[match.pk]) if match else None,
+        "match_progress": match.progress if match else None,
+        "replaced": list(pairing.replaced),
+        "result": pairing.result,
+        "winner": _winner_of(pairing),
+    }
+
+
+def _winner_of(pairing: Pairing) -> int | None:
+    result = pairing.result or {}
+    places = result.get("places") or []
+    if result.get("sit_out") or not places:
+        return None
+    firsts = [e for e, place in zip(pairing.entries, places, strict=False) if place == 1]
+    return firsts[0] if len(firsts) == 1 else None
+
+
+def failed_pairings(*, tournament: Tournament) -> list[Pairing]:
+    return list(Pairing.objects.filter(round__tournament=tournament, status=Pairing.Status.FAILED)
+                .select_related("round", "match"))
+
+
+def tiebreak_list(*, tournament: Tournament) -> list[Tiebreak]:
+    return list(tournament.tiebreaks.order_by("created", "id"))
+
+
+def tournament_seed_visible(tournament: Tournament) -> int | None:
+    """The tournament seed is secret until the event is over (it decides every match)."""
+    return tournament.seed if tournament.is_over else None

@@ -1,0 +1,161 @@
+"""JSON shapes of tournaments, for the API and the event page's live updates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.models import Entry, Tournament
+from tournaments.selectors import tournament_progress, tournament_seed_visible
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    """An event in lists."""
+
+    organiser = serializers.CharField(source="organiser.username", read_only=True)
+    entries = serializers.SerializerMethodField(help_text="Entries playing (not waitlisted, not dropped)")
+    winner = serializers.SerializerMethodField(help_text="The winning entry once finished")
+    url = serializers.SerializerMethodField()
+    api_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "url", "api_url", "name", "game", "format", "state", "starts_at", "best_of", "entry_limit",
+                  "entries", "organiser", "current_round", "winner"]
+
+    def get_entries(self, tournament: Tournament) -> int:
+        count = getattr(tournament, "entry_count", None)
+        if count is None:
+            count = tournament.entries.filter(waitlisted=False, dropped=False).count()
+        return count
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_winner(self, tournament: Tournament) -> dict[str, Any] | None:
+        entry = tournament.winner
+        if entry is None:
+            return None
+        return {"entry": entry.pk, "player": entry.player.username, "deck": entry.deck.name}
+
+    def get_url(self, tournament: Tournament) -> str:
+        return reverse("tournaments:detail", args=[tournament.pk])
+
+    def get_api_url(self, tournament: Tournament) -> str:
+        return reverse("tournaments-api:detail", args=[tournament.pk])
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    """One event: every setting, its state, the current round and the progress line."""
+
+    progress = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(help_text="Revealed once the event is over; null before")
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "description", "registration_opens", "registration_closes",
+                  "min_entries", "rounds", "total_rounds", "top_cut", "third_place", "players_per_game",
+                  "late_entry_rounds", "params", "cancel_reason", "cut_entries", "started", "finished", "progress",
+                  "seed", "created"]
+
+    @extend_schema_field(serializers.DictField())
+    def get_progress(self, tournament: Tournament) -> dict[str, Any]:
+        return tournament_progress(tournament=tournament)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, tournament: Tournament) -> int | None:
+        return tournament_seed_visible(tournament)
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    """The settings of a new event (or the ones to change, for an edit)."""
+
+    game = serializers.ChoiceField(choices=Tournament.Game.choices)
+    name = serializers.CharField(max_length=100)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    starts_at = serializers.DateTimeField()
+    registration_opens = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    entry_limit = serializers.IntegerField(required=False, allow_null=True, default=None)
+    min_entries = serializers.IntegerField(required=False, default=2)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SWISS)
+    rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                      help_text="Swiss or pod rounds; null for the recommended number")
+    best_of = serializers.IntegerField(default=1)
+    top_cut = serializers.IntegerField(required=False, default=0)
+    third_place = serializers.BooleanField(required=False, default=False)
+    players_per_game = serializers.IntegerField(required=False, default=2)
+    late_entry_rounds = serializers.IntegerField(required=False, default=0)
+    params = serializers.DictField(required=False, default=dict)
+    publish = serializers.BooleanField(required=False, default=True, help_text="false keeps it a draft")
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.username", read_only=True)
+    deck_id = serializers.IntegerField(read_only=True)
+    deck = serializers.CharField(source="deck.name", read_only=True)
+    version = serializers.IntegerField(source="deck_version.number", read_only=True)
+    decklist = serializers.SerializerMethodField(help_text="Public once the event has started; null before")
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "deck_id", "deck", "version", "seed", "waitlisted", "late", "dropped",
+                  "dropped_round", "created", "decklist"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_decklist(self, entry: Entry) -> str | None:
+        return entry.deck_version.decklist if self.context.get("decklists") else None
+
+
+class EnterSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="One of your decks; its current version is frozen into the entry")
+
+
+class DropSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(required=False, help_text="The organiser may drop anyone's entry; "
+                                                                "players drop their own without it")
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    rank = serializers.IntegerField(required=False)
+    place = serializers.IntegerField(allow_null=True, help_text="Final place in the elimination stage")
+    entry = serializers.DictField()
+    points = serializers.IntegerField(required=False)
+    matches = serializers.IntegerField(required=False)
+    wins = serializers.IntegerField(required=False)
+    draws = serializers.IntegerField(required=False)
+    losses = serializers.IntegerField(required=False)
+    byes = serializers.IntegerField(required=False)
+    game_wins = serializers.IntegerField(required=False)
+    games = serializers.IntegerField(required=False)
+    mwp = serializers.FloatField(required=False, help_text="Match-win %")
+    omw = serializers.FloatField(required=False, help_text="Opponents' match-win % (each floored at 1/3)")
+    gwp = serializers.FloatField(required=False, help_text="Game-win %")
+    ogw = serializers.FloatField(required=False, help_text="Opponents' game-win %")
+    conquest = serializers.IntegerField(required=False, help_text="Conquest scored over the event")
+    h2h = serializers.IntegerField(required=False, help_text="Head-to-head score inside a tied group")
+    tied_with = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class PairingSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    key = serializers.CharField()
+    entries = serializers.ListField(child=serializers.DictField())
+    bye = serializers.BooleanField()
+    sit_out = serializers.BooleanField()
+    status = serializers.CharField()
+    match = serializers.IntegerField(allow_null=True)
+    match_status = serializers.CharField(allow_null=True)
+    match_url = serializers.CharField(allow_null=True)
+    match_progress = serializers.IntegerField(allow_null=True)
+    replaced = serializers.ListField(child=serializers.DictField())
+    result = serializers.DictField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    stage = serializers.CharField()
+    finished = serializers.DateTimeField(allow_null=True)
+    pairings = PairingSerializer(many=True)
