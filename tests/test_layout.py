@@ -31,3 +31,22 @@ def test_apps_in_platform_import_by_their_own_names():
     for name in packages:
         module = importlib.import_module(name)
         assert Path(module.__file__).resolve().parent == (ROOT / "platform" / name).resolve()
+
+
+def test_tournament_formats_are_pure_python():
+    """tournaments/formats/ is pure Python (see docs/tournaments.md): no Django, no Celery,
+    no platform app, checked in the source and in a fresh interpreter."""
+    import ast
+    import subprocess
+
+    forbidden = {"django", "rest_framework", "channels", "celery", "redis", "config", "accounts", "decks",
+                 "matches", "ladder", "live", "web"}
+    for path in sorted((ROOT / "tournaments" / "formats").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            for name in names:
+                assert name.split(".")[0] not in forbidden, f"{path.relative_to(ROOT)} imports {name}"
+    code = "import sys, tournaments.formats; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
