@@ -190,6 +190,24 @@ def term_lookup(*, game: str, word: str) -> Term | None:
     return None
 
 
+def terms_used_by(*, game: str, card_type: str, keywords: tuple[str, ...] | list[str], text: str) -> list[Term]:
+    """The glossary terms a card relies on: its type, its keywords, then every other term
+    its rules text names (whole words, any case), each once, in that order."""
+    found: list[Term] = []
+    for word in (card_type, *keywords):
+        term = term_lookup(game=game, word=word)
+        if term is not None and term not in found:
+            found.append(term)
+    folded = text.casefold()
+    for term in glossary(game=game):
+        if term in found:
+            continue
+        names = (term.term, *term.aliases)
+        if any(re.search(rf"\b{re.escape(name.casefold())}\b", folded) for name in names):
+            found.append(term)
+    return found
+
+
 def glossary_index() -> dict:
     """Both glossaries as the glossary script reads them: ``{"games": {game: [term...]}}``."""
     return {"games": {game: [t.to_json() for t in glossary(game=game)] for game in GAME_TITLES}}

@@ -3,7 +3,8 @@
 // the page's) becomes a link to its glossary entry with a tooltip shown on hover and on
 // keyboard focus, announced through aria-describedby. Inside an element marked
 // data-glossary (with data-game), text that names a term (its name or an alias, whole
-// words) is wrapped the same way. The terms come from /rules/glossary.json, fetched once
+// words) is wrapped the same way. data-term may hold the term's slug or its printed name
+// ("Armor 2"). The terms come from /rules/glossary.json, fetched once
 // and only when the page has something to explain. See docs/site.md.
 //
 //   import { explainTerms } from "/static/js/glossary.js";
@@ -42,9 +43,14 @@ function gameOf(element) {
   return own || document.body.dataset.game || null;
 }
 
-function find(index, slug, game) {
-  if (game && index.bySlug[game]?.[slug]) return index.bySlug[game][slug];
-  for (const terms of Object.values(index.bySlug)) if (terms[slug]) return terms[slug];
+// data-term holds a slug ("presence") or a term's name or alias as printed ("Armor 2").
+function find(index, value, game) {
+  const key = value.trim().toLowerCase();
+  const games = game ? [game, ...Object.keys(index.bySlug).filter((g) => g !== game)] : Object.keys(index.bySlug);
+  for (const g of games) {
+    const term = index.bySlug[g]?.[key] || index.byName[g]?.[key];
+    if (term) return term;
+  }
   return null;
 }
 
@@ -95,6 +101,19 @@ function decorate(element, term) {
   desc.textContent = term.short;
   element.dataset.termDescId = desc.id;
   let target = element;
+  // Inside a form (the deck builder) a term explains itself on hover but is no link and
+  // no extra tab stop: following it would leave the unsaved form.
+  const inForm = Boolean(element.closest("form"));
+  if (inForm) {
+    target.setAttribute("aria-describedby", desc.id);
+    element.append(desc);
+    target.addEventListener("mouseenter", () => show(target));
+    target.addEventListener("mouseleave", () => hide(target));
+    target.dataset.termTitle = term.term;
+    target.dataset.termShort = term.short;
+    target.dataset.termDescId = desc.id;
+    return;
+  }
   if (element.tagName !== "A" && !element.closest("a, button")) {
     const link = document.createElement("a");
     link.href = term.url;

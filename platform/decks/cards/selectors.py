@@ -78,6 +78,21 @@ class CardFace:
         return GAME_TITLES.get(self.game, self.game)
 
     @property
+    def type_rest(self) -> str:
+        """The type line after the type's own name: `` — responds to any action``."""
+        return self.type_line[len(self.type_title):]
+
+    @property
+    def art_url(self) -> str:
+        """The card's generated picture (``/cards/<game>/<id>/art.svg``), versioned by the
+        data it is drawn from, so that it can be cached for a long time."""
+        from django.urls import reverse
+
+        from decks.cards.art import art_seed
+
+        return reverse("cards:art", args=[self.game, self.id]) + f"?v={art_seed(self.data, self.game)[:10]}"
+
+    @property
     def rules_lines(self) -> list[str]:
         """The rules text split into its sentences' lines, for a readable face."""
         return [line.strip() for line in self.text.splitlines() if line.strip()]

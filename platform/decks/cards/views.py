@@ -6,10 +6,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import urlencode
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from decks.cards.art import card_art_svg
 from decks.cards.selectors import GAME_TITLES, card_get, card_search, card_types
 from engine import games
+from guide.selectors import terms_used_by
 
 #: Card faces per page of the browser.
 CARDS_PER_PAGE = 24
@@ -41,6 +44,23 @@ def card_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+#: How long browsers and proxies may keep a card's picture: a year (its URL carries a
+#: version of the data it is drawn from, and the picture is drawn the same way every time).
+ART_MAX_AGE = 365 * 24 * 3600
+
+
+@require_safe
+@cache_control(public=True, max_age=ART_MAX_AGE, immutable=True)
+def card_art(request: HttpRequest, game: str, card_id: str) -> HttpResponse:
+    """``/cards/<game>/<id>/art.svg``: the card's generated illustration."""
+    card = card_get(game=game, card_id=card_id)
+    if card is None:
+        raise Http404(f"no {game} card '{card_id}'")
+    response = HttpResponse(card_art_svg(game=game, data=card.data), content_type="image/svg+xml")
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
 @require_safe
 def card_detail(request: HttpRequest, game: str, card_id: str) -> HttpResponse:
     """``/cards/<game>/<id>/``: the card face, its numbers and the starter decks using it."""
@@ -62,5 +82,6 @@ def card_detail(request: HttpRequest, game: str, card_id: str) -> HttpResponse:
             "commander_label": engine_game.commander_label,
             "starter_decks": starters,
             "prepare": card.data.get("prepare"),
+            "rules_terms": terms_used_by(game=game, card_type=card.type, keywords=card.keywords, text=card.text),
         },
     )
