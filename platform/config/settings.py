@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "accounts",
     "decks",
     "matches",
+    "live",
     "tournaments",
 ]
 
@@ -162,7 +163,13 @@ else:
         # The filesystem transport polls its folder; a short interval keeps tasks snappy.
         "polling_interval": 0.25,
     }
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Crosses processes without a server: a worker's messages reach the web process (live/layers.py).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "live.layers.SQLiteBusChannelLayer",
+            "CONFIG": {"path": str(VAR_DIR / "channels.sqlite3")},
+        }
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

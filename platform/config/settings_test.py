@@ -41,6 +41,7 @@ else:
         "data_folder_out": str(TEST_RUN_DIR / "broker" / "queue"),
         "control_folder": str(TEST_RUN_DIR / "broker" / "control"),
     }
+    CHANNEL_LAYERS["default"].setdefault("CONFIG", {})["path"] = str(TEST_RUN_DIR / "channels.sqlite3")
 
 CELERY_BEAT_SCHEDULE_FILENAME = str(TEST_RUN_DIR / "celerybeat-schedule")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,156 @@
+"""The JSON API of live play, under ``/api/live/`` (session or token auth; errors in the
+API's one shape, config/api.py).
+
+- ``GET /api/live/now/``: matches being played now;
+- ``GET|POST|DELETE /api/live/queue/``: where I stand in matchmaking / join with
+  ``{"deck": id, "seats": 2}`` / leave;
+- ``POST /api/live/bot/``: play a bot now, ``{"deck": id, "bot": "greedy", "seats": 2}``;
+- ``POST /api/live/challenges/``: ``{"username": "...", "deck": id}``;
+  ``POST /api/live/challenges/<id>/``: ``{"accept": true, "deck": id}`` or ``{"accept": false}``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from rest_framework import exceptions, permissions
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from decks.models import Deck, DeckVersion
+from live import selectors, services
+
+
+class LiveConflict(exceptions.APIException):
+    status_code = 409
+    default_code = "conflict"
+
+
+def _raise(exc: services.LiveError):
+    error = {403: exceptions.PermissionDenied, 404: exceptions.NotFound, 400: exceptions.ValidationError}
+    cls = error.get(exc.status)
+    if cls is exceptions.ValidationError:
+        raise exceptions.ValidationError({"action": [exc.message]}, code=exc.code)
+    if cls is not None:
+        raise cls(exc.message, code=exc.code)
+    raise LiveConflict(exc.message, code=exc.code)
+
+
+def _deck_version(user, value, field: str = "deck") -> DeckVersion:
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
+        raise ValidationError({field: [f"'{field}' must be the id of one of your decks"]})
+    deck = Deck.objects.filter(pk=int(value), archived=False).first()
+    if deck is None:
+        raise ValidationError({field: [f"there is no deck {value}"]})
+    if deck.owner_id != user.pk:
+        raise ValidationError({field: [f"deck '{deck.name}' is not yours"]})
+    version = deck.latest_version
+    if version is None:
+        raise ValidationError({field: [f"deck '{deck.name}' has no version"]})
+    return version
+
+
+def _seats(value) -> int:
+    if value is None:
+        return 2
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError({"seats": ["'seats' must be 2 or 4"]})
+    return value
+
+
+def _match_json(live) -> dict:
+    rows = list(live.seats.all())
+    return {
+        "match": live.match_id,
+        "game": live.game,
+        "url": f"/live/{live.match_id}/",
+        "created": live.created.isoformat(),
+        "actions": len(live.log),
+        "players": selectors.players_json(rows),
+    }
+
+
+class LiveNow(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request):
+        return Response({"results": [_match_json(live) for live in selectors.live_now(50)]})
+
+
+class Queue(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get(self, request):
+        return Response(selectors.queue_status(user=request.user))
+
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        version = _deck_version(request.user, data.get("deck"))
+        services.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
+        return Response(selectors.queue_status(user=request.user), status=201)
+
+    def delete(self, request):
+        left = services.live_queue_leave(user=request.user)
+        return Response({"left": left, **selectors.queue_status(user=request.user)})
+
+
+class PlayBot(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        version = _deck_version(request.user, data.get("deck"))
+        bot = data.get("bot") or "greedy"
+        if not isinstance(bot, str):
+            raise ValidationError({"bot": ["'bot' must be a bot spec such as greedy or search:fast"]})
+        live = services.live_play_bot(user=request.user, deck_version=version, bot=bot,
+                                      seats=_seats(data.get("seats")))
+        return Response(_match_json(live), status=201)
+
+
+class Challenges(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get(self, request):
+        found = selectors.challenges_for(user=request.user)
+        return Response({key: [_challenge_json(c) for c in value] for key, value in found.items()})
+
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        version = _deck_version(request.user, data.get("deck"))
+        username = data.get("username")
+        if not isinstance(username, str) or not username.strip():
+            raise ValidationError({"username": ["name the player to challenge"]})
+        challenge = services.live_challenge(challenger=request.user, challenged_username=username,
+                                            deck_version=version)
+        return Response(_challenge_json(challenge), status=201)
+
+
+class ChallengeAnswer(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request, challenge_id: int):
+        data = request.data if isinstance(request.data, dict) else {}
+        accept = data.get("accept")
+        if not isinstance(accept, bool):
+            raise ValidationError({"accept": ["'accept' must be true or false"]})
+        version = _deck_version(request.user, data.get("deck")) if accept else None
+        try:
+            challenge = services.live_challenge_answer(challenge_id=challenge_id, user=request.user, accept=accept,
+                                                       deck_version=version)
+        except services.LiveError as exc:
+            _raise(exc)
+        return Response(_challenge_json(challenge))
+
+
+def _challenge_json(challenge) -> dict:
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger.username,
+        "challenged": challenge.challenged.username,
+        "game": challenge.game,
+        "deck": challenge.deck_version.deck.name,
+        "status": challenge.status,
+        "expires": challenge.expires.isoformat(),
+        "match": challenge.match_id,
+        "url": f"/live/{challenge.match_id}/" if challenge.match_id else None,
+    }

@@ -1,0 +1,160 @@
+"""The socket of a live match: ``/ws/live/<match_id>/``.
+
+A seated player's socket joins its seat's group and receives its own view (with its legal
+actions); anyone else is a spectator and joins the public group (``state.view(None)``
+only, delayed by the match's ``spectator_delay``). Frames from the client:
+
+- ``{"type": "act", "action": {...}, "index": n}``: play an action on the view at ``index``;
+- ``{"type": "resign"}``; ``{"type": "ping"}`` (answered ``{"type": "pong"}``).
+
+Anything wrong gets ``{"type": "error", "code", "message"}`` and changes nothing; a flood
+of frames is rate-limited by a token bucket per connection, and a connection that keeps
+flooding is closed with code 4429. The consumer computes no rules: moves go through
+``live.services.live_act``, and the new views come back through the channel layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.exceptions import ValidationError
+
+from live import selectors, services
+from live.models import LiveMatch
+
+#: Token bucket per connection: BURST frames at once, refilled at RATE a second.
+BURST = 20
+RATE = 10.0
+#: Frames refused for lack of tokens before the connection is closed with 4429.
+ABUSE_LIMIT = 40
+#: Largest text frame accepted, in characters.
+MAX_FRAME = 16 * 1024
+CLOSE_NOT_FOUND = 4404
+CLOSE_ABUSE = 4429
+
+
+class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
+    """One player's or spectator's connection to one live match."""
+
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.user = self.scope.get("user")
+        self.tokens = float(BURST)
+        self.refilled = time.monotonic()
+        self.refused = 0
+        self.pending: set[asyncio.TimerHandle] = set()
+        try:
+            self.seat, opening = await self._opening()
+        except LiveMatch.DoesNotExist:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = (services.group_public(self.match_id) if self.seat is None
+                      else services.group_for_seat(self.match_id, self.seat))
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json(opening)
+
+    @database_sync_to_async
+    def _opening(self):
+        live = selectors.live_get(match_id=self.match_id)
+        seat = selectors.seat_of(rows=selectors.live_seats(live=live), user=self.user)
+        return seat, selectors.opening_payload(match_id=self.match_id, seat=seat)
+
+    async def disconnect(self, code: int) -> None:
+        for handle in self.pending:
+            handle.cancel()
+        group = getattr(self, "group", None)
+        if group:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # ------------------------------------------------------------------ frames in
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    async def error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if not self._take_token():
+            self.refused += 1
+            if self.refused >= ABUSE_LIMIT:
+                await self.error("rate_limited", "too many frames; the connection is closed")
+                await self.close(code=CLOSE_ABUSE)
+            elif self.refused == 1 or self.refused % 10 == 0:
+                await self.error("rate_limited", f"too many frames: at most {RATE:g} a second; this one was ignored")
+            return
+        if bytes_data is not None:
+            await self.error("binary_frame", "binary frames are not accepted; send JSON text")
+            return
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await self.error("frame_too_large", f"a frame is at most {MAX_FRAME} characters")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError as exc:
+            await self.error("malformed_json", f"the frame is not JSON: {exc}")
+            return
+        if not isinstance(content, dict):
+            await self.error("malformed_frame", "a frame must be a JSON object with a 'type'")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "act":
+            await self._act(content)
+        elif kind == "resign":
+            await self._call(services.live_resign, match_id=self.match_id, user=self.user)
+        elif kind == "view":
+            seat, opening = await self._opening()
+            await self.send_json(opening)
+        else:
+            await self.error("unknown_type", f"unknown frame type {kind!r}; expected act, resign, ping or view")
+
+    async def _act(self, content: dict) -> None:
+        if "action" not in content:
+            await self.error("malformed_frame", "an 'act' frame needs an 'action' object")
+            return
+        index = content.get("index")
+        seat = content.get("seat")
+        await self._call(services.live_act, match_id=self.match_id, user=self.user, action_json=content["action"],
+                         expected_index=index, seat=seat)
+
+    async def _call(self, service, **kwargs) -> None:
+        try:
+            await database_sync_to_async(service)(**kwargs)
+        except services.LiveError as exc:
+            await self.error(exc.code, exc.message)
+        except ValidationError as exc:
+            await self.error("invalid", "; ".join(exc.messages))
+
+    # ------------------------------------------------------------------ views out
+
+    async def live_view(self, event: dict) -> None:
+        payload = event["payload"]
+        delay = payload.pop("delay", 0) if self.seat is None else 0
+        if delay and payload.get("status") != LiveMatch.Status.DONE:
+            loop = asyncio.get_running_loop()
+            handle = loop.call_later(delay, lambda: asyncio.ensure_future(self._send_later(payload)))
+            self.pending.add(handle)
+            return
+        await self.send_json(payload)
+
+    async def _send_later(self, payload: dict) -> None:
+        try:
+            await self.send_json(payload)
+        except Exception:  # the socket closed meanwhile
+            pass

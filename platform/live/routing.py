@@ -1,0 +1,9 @@
+"""WebSocket routes of the live app."""
+
+from django.urls import path
+
+from live.consumers import LiveMatchConsumer
+
+websocket_urlpatterns = [
+    path("ws/live/<int:match_id>/", LiveMatchConsumer.as_asgi()),
+]

@@ -1,0 +1,160 @@
+"""Reads of the live app: what a seat or a spectator is sent, the "live now" list, queues.
+
+Everything a client receives about a game is built here from the engine's own views:
+``state.view(seat)`` for a seat, ``state.view(None)`` for spectators, and events filtered
+by ``Event.visible_to``. Nothing else of the state is ever put into a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from engine.core import State
+from live import engine_state
+from live.models import LiveChallenge, LiveMatch, LiveSeat, QueueEntry
+
+
+def _seat_name(row: LiveSeat) -> str:
+    if row.user_id is not None and row.user is not None:
+        return row.user.username
+    return f"bot {row.bot}"
+
+
+def players_json(rows: Sequence[LiveSeat]) -> list[dict[str, Any]]:
+    return [
+        {"seat": r.seat, "name": _seat_name(r), "pilot": r.pilot, "deck": r.deck_version.deck.name,
+         "timed_out": r.timed_out_at is not None, "resigned": r.resigned}
+        for r in rows
+    ]
+
+
+def clocks_json(rows: Sequence[LiveSeat], now: datetime) -> list[dict[str, Any]]:
+    from live.services import remaining_ms
+
+    return [{"seat": r.seat, "remaining_ms": remaining_ms(r, now), "running": r.running_since is not None,
+             "timed_out": r.timed_out_at is not None} for r in rows]
+
+
+def event_json(events, seat: int | None) -> list[dict[str, Any]]:
+    """Events ``seat`` may see, as ``{"kind", "text"}`` (never their data)."""
+    return [{"kind": e.kind, "text": e.text} for e in events if e.visible_to(seat)]
+
+
+def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: int | None, *, events=(),
+                 acting: int | None = None, index: int | None = None, now: datetime | None = None) -> dict[str, Any]:
+    """The message a seat (or spectators, ``seat`` None) receives after a move.
+
+    ``legal`` lists the seat's legal actions when it is a person's seat to act; bots and
+    spectators get none. ``outcome`` is there once the match is over.
+    """
+    now = now or timezone.now()
+    to_act = list(state.to_act()) if state.outcome is None else []
+    row = next((r for r in rows if r.seat == seat), None) if seat is not None else None
+    may_act = row is not None and not row.is_bot and seat in to_act and not live.is_over
+    payload: dict[str, Any] = {
+        "type": "view",
+        "match": live.match_id,
+        "game": live.game,
+        "index": len(live.log) if index is None else index,
+        "seat": seat,
+        "status": live.status,
+        "to_act": to_act,
+        "acting": acting,
+        "view": state.view(seat),
+        "legal": [a.to_json() for a in state.legal_actions(seat)] if may_act else [],
+        "events": event_json(events, seat),
+        "clocks": clocks_json(rows, now),
+        "players": players_json(rows),
+        "server_time": int(now.timestamp() * 1000),
+        "outcome": live.outcome if live.is_over else None,
+    }
+    return payload
+
+
+def live_get(*, match_id: int) -> LiveMatch:
+    """The live match; raises ``LiveMatch.DoesNotExist``."""
+    return LiveMatch.objects.select_related("match").get(match_id=match_id)
+
+
+def live_seats(*, live: LiveMatch) -> list[LiveSeat]:
+    return list(live.seats.select_related("user", "deck_version__deck").order_by("seat"))
+
+
+def seat_of(*, rows: Sequence[LiveSeat], user) -> int | None:
+    """The seat ``user`` plays in, or None (a spectator)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return next((r.seat for r in rows if r.user_id == user.pk), None)
+
+
+def opening_payload(*, match_id: int, seat: int | None, now: datetime | None = None) -> dict[str, Any]:
+    """What a socket receives on connect: the seat's (or the public) view as it stands,
+    with every event so far that the seat may see (``events``), so a reload resumes the
+    same board and log. Spectators of a delayed match see the position as it was
+    ``spectator_delay`` seconds ago."""
+    now = now or timezone.now()
+    live = live_get(match_id=match_id)
+    rows = live_seats(live=live)
+    upto = None
+    if seat is None and live.spectator_delay and not live.is_over:
+        cutoff = int((now - timedelta(seconds=live.spectator_delay)).timestamp() * 1000)
+        upto = sum(1 for entry in live.log if entry[2] <= cutoff)
+    state, events = engine_state.history(live, upto=upto)
+    payload = view_payload(live, rows, state, seat, index=len(live.log) if upto is None else upto, now=now)
+    payload["events"] = event_json((e for _, e in events), seat)
+    payload["type"] = "view"
+    payload["opening"] = True
+    if upto is not None:
+        payload["status"] = LiveMatch.Status.ACTIVE
+        payload["outcome"] = None
+    return payload
+
+
+def live_now(limit: int = 20) -> QuerySet[LiveMatch]:
+    """Live matches being played now, newest first, with their seats (for ``/live/`` and
+    the home page)."""
+    return (LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE)
+            .select_related("match").prefetch_related("seats__user", "seats__deck_version__deck")
+            .order_by("-created")[:limit])
+
+
+def recent_finished(limit: int = 10) -> QuerySet[LiveMatch]:
+    return (LiveMatch.objects.filter(status=LiveMatch.Status.DONE)
+            .select_related("match").prefetch_related("seats__user", "seats__deck_version__deck")
+            .order_by("-finished")[:limit])
+
+
+def queue_status(*, user) -> dict[str, Any]:
+    """Where ``user`` stands in matchmaking: waiting (game, seats, since), matched (the
+    match to open), or not queued."""
+    entry = QueueEntry.objects.select_related("queue").filter(user=user).first()
+    if entry is None:
+        return {"state": "idle"}
+    if entry.match_id is not None:
+        return {"state": "matched", "match": entry.match_id, "url": f"/live/{entry.match_id}/"}
+    waited = (timezone.now() - entry.joined).total_seconds()
+    return {"state": "waiting", "game": entry.queue.game, "seats": entry.queue.seats, "waited_seconds": round(waited)}
+
+
+def challenges_for(*, user) -> dict[str, list[LiveChallenge]]:
+    """Pending challenges made to and by ``user``, and their recent accepted ones."""
+    now = timezone.now()
+    pending = LiveChallenge.objects.filter(status=LiveChallenge.Status.PENDING, expires__gt=now)
+    return {
+        "received": list(pending.filter(challenged=user).select_related("challenger", "deck_version__deck")),
+        "sent": list(pending.filter(challenger=user).select_related("challenged", "deck_version__deck")),
+        "accepted": list(LiveChallenge.objects.filter(status=LiveChallenge.Status.ACCEPTED, challenger=user,
+                                                      created__gt=now - timedelta(minutes=10))
+                         .select_related("challenged")),
+    }
+
+
+def active_match_of(*, user) -> LiveMatch | None:
+    """The live match ``user`` is seated in and that is still being played, if any."""
+    return (LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE, seats__user=user)
+            .order_by("-created").first())

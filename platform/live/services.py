@@ -1,0 +1,701 @@
+"""Writes of the live app: creating live matches, every move, clocks, matchmaking, challenges.
+
+Every move of a live match, a person's or a bot's, goes through one door,
+:func:`live_act` (bots: :func:`live_bot_move`, which ends in the same code): it locks the
+live match row (``select_for_update``), rebuilds or loads the engine state, checks the
+seat and the action with the engine, appends the action to the log, runs the clocks, and
+**after commit** sends every seat its own view and the spectators the public view through
+the channel layer, and enqueues the next bot decision on the ``matches`` queue. An
+illegal or malformed move raises :class:`LiveError` and changes nothing.
+
+Clocks: every seat has a time bank (``LiveSeat.remaining_ms``) that runs while the seat is
+to act (``running_since``); an action adds the increment. ``live_enforce_clock`` (run by
+the ``live.tick`` beat task and by a check scheduled for the next deadline) ends the
+match for a seat out of time (it concedes; in a Conquest match of three or four the
+seat's remaining decisions are taken by the random bot instead and it ranks last).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from decks.models import Deck, DeckVersion
+from engine import games as engine_games
+from engine.bots import make_bot
+from engine.core import CONCEDE, DeckError, IllegalAction, Outcome, Rng, State
+from engine.runner import Observation
+from live import conf, engine_state
+from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
+from matches import services as match_services
+from matches.models import Match, MatchSeat
+from matches.scoring import standing
+
+logger = logging.getLogger(__name__)
+
+BOT_ACT = "live.bot_act"
+CHECK_CLOCK = "live.check_clock"
+#: A clock check is scheduled with the exact countdown when the deadline is this close;
+#: later deadlines are caught by ``live.tick``.
+CHECK_HORIZON_SECONDS = 300.0
+HUMAN = "human"
+
+
+class LiveError(Exception):
+    """A move or request that cannot be done; ``code`` is stable, ``message`` for people.
+
+    ``status`` is the HTTP status an API answers with.
+    """
+
+    def __init__(self, code: str, message: str, *, status: int = 409):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who plays one seat: a user, or a bot spec, with a deck version."""
+
+    deck_version: DeckVersion
+    user: Any = None
+    bot: str = ""
+
+
+def group_for_seat(match_id: int, seat: int) -> str:
+    return f"live.{match_id}.seat.{seat}"
+
+
+def group_public(match_id: int) -> str:
+    return f"live.{match_id}.public"
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+# --------------------------------------------------------------------------- creating a match
+
+
+def live_create(
+    *,
+    seats: Sequence[SeatSpec],
+    created_by=None,
+    initial_ms: int | None = None,
+    increment_ms: int | None = None,
+    spectator_delay: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+) -> LiveMatch:
+    """Create a live match (a ``Match`` of kind ``live`` and its :class:`LiveMatch`).
+
+    Validates at once and raises ``ValidationError`` (``seats``, ``params``): every deck
+    for the same game, a seat count the game allows, each seat played by a user or a
+    known bot, decks and parameters the engine accepts. The seats that act first have
+    their clocks started; on commit the first bot decisions are enqueued.
+    """
+    errors: dict[str, list[str]] = {}
+    specs = list(seats)
+    game_names = sorted({s.deck_version.deck.game for s in specs})
+    if len(game_names) != 1:
+        raise ValidationError({"seats": ["every seat must play a deck of the same game"]})
+    game = engine_games[game_names[0]]
+    if not game.min_seats <= len(specs) <= game.max_seats:
+        errors.setdefault("seats", []).append(
+            f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {len(specs)}")
+    for index, spec in enumerate(specs):
+        if spec.deck_version.deck.archived:
+            errors.setdefault("seats", []).append(f"deck '{spec.deck_version.deck.name}' was deleted")
+        if (spec.user is None) == (not spec.bot):
+            errors.setdefault("seats", []).append(f"seat {index} needs either a player or a bot")
+        if spec.bot:
+            try:
+                make_bot(spec.bot)
+            except ValueError as exc:
+                errors.setdefault("seats", []).append(str(exc))
+    clean_params = dict(params or {})
+    if seed is None:
+        seed = secrets.randbits(53)
+    if not errors:
+        try:
+            from matches.tasks import game_seed
+
+            state = game.new_match([s.deck_version.to_engine() for s in specs], game_seed(seed, 1), clean_params)
+        except DeckError as exc:
+            errors.setdefault("seats", []).extend(exc.problems)
+        except ValueError as exc:
+            errors.setdefault("params", []).append(str(exc))
+    if errors:
+        raise ValidationError(errors)
+    default_initial, default_increment = conf.clock_for(game.name, len(specs))
+    initial_ms = default_initial if initial_ms is None else int(initial_ms)
+    increment_ms = default_increment if increment_ms is None else int(increment_ms)
+    spectator_delay = conf.spectator_delay() if spectator_delay is None else int(spectator_delay)
+
+    now = timezone.now()
+    with transaction.atomic():
+        match = _create_match_row(game=game.name, specs=specs, created_by=created_by, seed=seed,
+                                  params=clean_params, now=now)
+        live = LiveMatch.objects.create(match=match, game=game.name, initial_ms=initial_ms,
+                                        increment_ms=increment_ms, spectator_delay=spectator_delay)
+        to_act = set(state.to_act())
+        rows = [
+            LiveSeat(live=live, seat=i, user=s.user, bot=s.bot, deck_version=s.deck_version,
+                     remaining_ms=initial_ms, running_since=now if i in to_act else None)
+            for i, s in enumerate(specs)
+        ]
+        LiveSeat.objects.bulk_create(rows)
+        live.next_deadline = _next_deadline(rows)
+        live.save(update_fields=["next_deadline"])
+        engine_state.remember(match.pk, 0, state)
+        _after_commit(live, rows, state)
+    return live
+
+
+def _create_match_row(*, game: str, specs: Sequence[SeatSpec], created_by, seed: int, params: dict, now) -> Match:
+    pilots = [s.bot or HUMAN for s in specs]
+    versions = [s.deck_version for s in specs]
+    create_live = getattr(match_services, "match_create_live", None)
+    if create_live is not None:
+        return create_live(created_by=created_by, deck_versions=versions, pilots=pilots, params=params, seed=seed)
+    extra: dict[str, Any] = {}
+    field_names = {f.name for f in Match._meta.get_fields()}
+    if "seed_commitment" in field_names:
+        from matches import fairness
+
+        salt = fairness.new_salt()
+        extra.update(seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt))
+    # Running under the lease owner "live" with no expiry: the matches sweeper and
+    # match_claim leave it alone, and no run_match is ever sent for it.
+    match = Match.objects.create(game=game, kind=Match.Kind.LIVE, status=Match.Status.RUNNING, best_of=1, seed=seed,
+                                 params=params, created_by=created_by, started=now, lease_owner="live",
+                                 lease_expires=None, **extra)
+    MatchSeat.objects.bulk_create(
+        [MatchSeat(match=match, seat=i, deck_version=v, pilot=p) for i, (v, p) in enumerate(zip(versions, pilots,
+                                                                                                strict=True))])
+    return match
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def live_act(*, match_id: int, user, action_json: Any, expected_index: int | None = None,
+             seat: int | None = None) -> LiveMatch:
+    """Play ``action_json`` for the seat ``user`` holds in live match ``match_id``.
+
+    ``expected_index`` is the log length of the view the player acted on: the move is
+    refused as stale if the seat has acted since (a double click, a second tab).
+    ``seat``, when given, must be the user's own seat. A ``concede`` action (resigning) is
+    accepted at any moment. Locks the live match row; raises :class:`LiveError` (nothing
+    changes) for a match that does not exist or is over, a user not seated, another seat,
+    a seat not to act, a malformed or illegal action.
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise LiveError("not_seated", "sign in and take a seat to play", status=403)
+    with transaction.atomic():
+        live, rows = _locked(match_id)
+        mine = [r for r in rows if r.user_id == user.pk]
+        if not mine:
+            raise LiveError("not_seated", "you do not hold a seat in this match", status=403)
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in [r.seat for r in mine]:
+                raise LiveError("not_your_seat", f"seat {seat!r} is not yours; you play seat "
+                                f"{', '.join(str(r.seat) for r in mine)}", status=403)
+            row = next(r for r in mine if r.seat == seat)
+        else:
+            row = mine[0]
+        if row.timed_out_at is not None:
+            raise LiveError("timed_out", "your time ran out; the random bot plays your seat now")
+        _apply(live, rows, row.seat, action_json, expected_index)
+    return live
+
+
+def live_resign(*, match_id: int, user) -> LiveMatch:
+    """The user's seat concedes the match (the engine's concession: it ranks last)."""
+    with transaction.atomic():
+        live = live_act(match_id=match_id, user=user, action_json={"kind": CONCEDE, "reason": "resigned"})
+        LiveSeat.objects.filter(live=live, user=user).update(resigned=True)
+    return live
+
+
+def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
+    """Let seat ``seat``'s bot choose and play, if it still has to act since ``index``.
+
+    Called by the ``live.bot_act`` task on a worker. The decision is computed outside the
+    row lock from the seat's :class:`Observation` only, then played through the same
+    checks as a person's move; if the log moved meanwhile it is recomputed. A bot that
+    raises or answers illegally concedes, as in the match runner. Returns what happened.
+    """
+    for _attempt in range(5):
+        live = LiveMatch.objects.select_related("match").filter(match_id=match_id).first()
+        if live is None or live.is_over:
+            return "over"
+        row = live.seats.filter(seat=seat).first()
+        if row is None or not row.is_bot:
+            return "not a bot"
+        if _acted_since(live.log, seat, index):
+            return "already acted"
+        length = len(live.log)
+        with engine_state.state_of(live) as state:
+            if seat not in state.to_act():
+                return "not to act"
+            rng = Rng(engine_state.game_seed(live.match)).fork("live-bot", seat, length)
+            try:
+                action = make_bot(row.pilot).act(Observation(state, seat, action_number=length + 1), seat, rng)
+                payload = action.to_json()
+            except Exception as exc:  # a bot must never stall the match
+                logger.exception("bot %s of live match %s failed", row.pilot, match_id)
+                payload = {"kind": CONCEDE, "reason": f"{row.pilot} raised {type(exc).__name__}"}
+        try:
+            with transaction.atomic():
+                live, rows = _locked(match_id)
+                if len(live.log) != length:
+                    continue
+                try:
+                    _apply(live, rows, seat, payload, length, strict=True)
+                except LiveError as exc:
+                    if exc.code != "illegal_action":
+                        raise
+                    _apply(live, rows, seat, {"kind": CONCEDE, "reason": f"{row.pilot} chose an illegal action"},
+                           None)
+            return "acted"
+        except LiveError as exc:
+            if exc.code in ("finished", "stale"):
+                return exc.code
+            raise
+    return "gave up: the log kept moving"
+
+
+def _locked(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
+    live = LiveMatch.objects.select_for_update().select_related("match").filter(match_id=match_id).first()
+    if live is None:
+        raise LiveError("not_found", f"there is no live match {match_id}", status=404)
+    if live.is_over:
+        raise LiveError("finished", "the match is over")
+    rows = list(live.seats.select_related("user", "deck_version__deck").order_by("seat"))
+    return live, rows
+
+
+def _acted_since(log: list, seat: int, index: int) -> bool:
+    return any(entry[0] == seat for entry in log[max(0, index):])
+
+
+def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, expected_index: int | None,
+           *, strict: bool = False) -> None:
+    """Check and apply one action of ``seat`` on the locked ``live``; schedule the effects."""
+    length = len(live.log)
+    if expected_index is not None:
+        if isinstance(expected_index, bool) or not isinstance(expected_index, int):
+            raise LiveError("bad_index", f"'index' must be the integer index of the view acted on, not "
+                            f"{expected_index!r}", status=400)
+        if expected_index > length or expected_index < 0 or (strict and expected_index != length):
+            raise LiveError("stale", f"index {expected_index} is not a position of this match (it has {length} "
+                            "actions); reload the view")
+        if _acted_since(live.log, seat, expected_index):
+            raise LiveError("stale", "you have already acted since that view; here is the current one")
+    game = engine_games[live.game]
+    try:
+        action = game.action_from_json(action_json)
+    except IllegalAction as exc:
+        raise LiveError("malformed_action", f"malformed action: {exc.message}", status=400) from None
+    now = timezone.now()
+    with engine_state.state_of(live) as state:
+        if action.kind != CONCEDE and seat not in state.to_act():
+            waiting = ", ".join(f"seat {s}" for s in state.to_act()) or "nobody"
+            raise LiveError("not_your_turn", f"it is not seat {seat}'s turn to act (waiting for {waiting})")
+        before = set(state.to_act())
+        try:
+            events = state.apply(seat, action)
+        except IllegalAction as exc:
+            raise LiveError("illegal_action", f"illegal action {action}: {exc}") from None
+        # The cached state is ahead of the stored log until this transaction commits.
+        engine_state.forget(live.match_id)
+        live.log = [*live.log, [seat, action.to_json(), _ms(now)]]
+        _run_clocks(live, rows, state, seat, before, now)
+        if state.outcome is not None:
+            _finish(live, rows, state, now)
+        live.save(update_fields=["log", "next_deadline", "status", "outcome", "replay", "finished"])
+        for row in rows:
+            row.save(update_fields=["remaining_ms", "running_since", "timed_out_at"])
+        _after_commit(live, rows, state, events=events, acting=seat)
+        match_id, length = live.match_id, len(live.log)
+        transaction.on_commit(lambda: engine_state.remember(match_id, length, state))
+
+
+def _run_clocks(live: LiveMatch, rows: list[LiveSeat], state: State, acting: int, before: set[int], now) -> None:
+    after = set(state.to_act()) if state.outcome is None else set()
+    for row in rows:
+        running = row.running_since is not None
+        if running and (row.seat == acting or row.seat not in after):
+            row.remaining_ms = max(0, row.remaining_ms - int((now - row.running_since).total_seconds() * 1000))
+            row.running_since = None
+        if row.seat == acting and state.outcome is None:
+            row.remaining_ms += live.increment_ms
+        if row.seat in after and row.running_since is None and row.timed_out_at is None:
+            row.running_since = now
+    live.next_deadline = _next_deadline(rows)
+
+
+def _next_deadline(rows: Sequence[LiveSeat]) -> datetime | None:
+    deadlines = [r.running_since + timedelta(milliseconds=r.remaining_ms) for r in rows
+                 if r.running_since is not None and r.timed_out_at is None]
+    return min(deadlines) if deadlines else None
+
+
+def remaining_ms(row: LiveSeat, now: datetime) -> int:
+    """The seat's time left at ``now``."""
+    if row.running_since is None:
+        return max(0, row.remaining_ms)
+    return max(0, row.remaining_ms - int((now - row.running_since).total_seconds() * 1000))
+
+
+def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
+    """The engine's outcome with seats that ran out of time (and were played by the random
+    bot since) ranked last, the earliest time-out lowest; the others keep their order."""
+    out = outcome.to_json()
+    timed_out = sorted((r for r in rows if r.timed_out_at is not None), key=lambda r: (r.timed_out_at, r.seat))
+    if not timed_out:
+        return out
+    late = {r.seat for r in timed_out}
+    others = sorted((s for s in range(len(outcome.places)) if s not in late), key=lambda s: outcome.places[s])
+    places = [0] * len(outcome.places)
+    for rank, s in enumerate(others):
+        if rank and outcome.places[s] == outcome.places[others[rank - 1]]:
+            places[s] = places[others[rank - 1]]
+        else:
+            places[s] = rank + 1
+    for offset, row in enumerate(reversed(timed_out)):
+        places[row.seat] = len(others) + offset + 1
+    out["engine_places"] = out["places"]
+    out["places"] = places
+    out["timed_out"] = [r.seat for r in timed_out]
+    firsts = [s for s, p in enumerate(places) if p == 1]
+    out["winner"] = firsts[0] if len(firsts) == 1 else None
+    out["ranking"] = sorted(range(len(places)), key=lambda s: (places[s], s))
+    return out
+
+
+def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
+    """Record the end on the locked ``live`` and its match: outcome, replay, result."""
+    live.status = LiveMatch.Status.DONE
+    live.finished = now
+    live.next_deadline = None
+    for row in rows:
+        row.running_since = None
+    final = final_outcome(state.outcome, rows)
+    live.outcome = final
+    replay = engine_state.replay_of(live, state.outcome)
+    live.replay = replay.to_json()
+    record = getattr(match_services, "match_record_live_game", None)
+    if record is not None:
+        record(match_id=live.match_id, replay=replay, seat_order=list(range(len(rows))))
+        return
+    result = standing(best_of=1, entries=len(rows), games=[final["places"]])
+    Match.objects.filter(pk=live.match_id).update(
+        status=Match.Status.DONE, finished=now, progress=1, winner_seat=result.winner, result=result.to_json(),
+        lease_owner="", lease_expires=None)
+
+
+# --------------------------------------------------------------------------- clocks
+
+
+def live_enforce_clock(*, match_id: int, now: datetime | None = None) -> list[int]:
+    """Apply the clock to live match ``match_id``: every seat whose time ran out by ``now``
+    loses. Returns the seats that ran out.
+
+    Locks the match row. In TempoFront and in two-seat Conquest the seat concedes (the
+    concession is in the log, reason ``out of time``). In a Conquest match of three or
+    four the seat is handed to the random bot, which takes its remaining decisions, and
+    it ranks last when the match ends (:func:`final_outcome`).
+    """
+    now = now or timezone.now()
+    out: list[int] = []
+    with transaction.atomic():
+        try:
+            live, rows = _locked(match_id)
+        except LiveError:
+            return out
+        for row in rows:
+            if row.running_since is None or row.timed_out_at is not None or remaining_ms(row, now) > 0:
+                continue
+            out.append(row.seat)
+            if live.game == "conquest" and len(rows) > 2:
+                row.remaining_ms = 0
+                row.running_since = None
+                row.timed_out_at = now
+                row.save(update_fields=["remaining_ms", "running_since", "timed_out_at"])
+                continue
+            _apply(live, rows, row.seat, {"kind": CONCEDE, "reason": "out of time"}, None)
+            return out
+        if out:
+            live.next_deadline = _next_deadline(rows)
+            live.save(update_fields=["next_deadline"])
+            with engine_state.state_of(live) as state:
+                _after_commit(live, rows, state)
+    return out
+
+
+def live_enforce_clocks(*, now: datetime | None = None) -> list[int]:
+    """Enforce the clock of every live match with a deadline before ``now``."""
+    now = now or timezone.now()
+    due = list(LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE, next_deadline__lte=now)
+               .values_list("match_id", flat=True))
+    return [match_id for match_id in due if live_enforce_clock(match_id=match_id, now=now)]
+
+
+# --------------------------------------------------------------------------- side effects
+
+
+def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events=(), acting: int | None = None) -> None:
+    """Compute what every seat and the spectators are sent, and send it after commit,
+    with the next bot decisions and clock check."""
+    from live.selectors import view_payload
+
+    match_id = live.match_id
+    messages = [(group_for_seat(match_id, r.seat), view_payload(live, rows, state, r.seat, events=events,
+                                                                 acting=acting)) for r in rows]
+    public = view_payload(live, rows, state, None, events=events, acting=acting)
+    messages.append((group_public(match_id), {**public, "delay": live.spectator_delay}))
+    bots = [] if live.is_over else [r.seat for r in rows if r.is_bot and r.seat in state.to_act()]
+    index = len(live.log)
+    deadline = live.next_deadline
+
+    def send() -> None:
+        broadcast(messages)
+        for seat in bots:
+            _enqueue(BOT_ACT, [match_id, seat, index])
+        if deadline is not None:
+            seconds = (deadline - timezone.now()).total_seconds()
+            if seconds < CHECK_HORIZON_SECONDS:
+                _enqueue(CHECK_CLOCK, [match_id], countdown=max(0.0, seconds) + 0.25, queue="periodic")
+
+    transaction.on_commit(send)
+
+
+def broadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Send ``(group, message)`` pairs through the channel layer; never raises."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, {"type": "live.view", "payload": message})
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:
+        logger.exception("could not broadcast a live view")
+
+
+def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queue: str = "matches") -> None:
+    from config.celery import app
+
+    try:
+        app.send_task(task, args=args, queue=queue, countdown=countdown)
+    except Exception:
+        logger.exception("could not enqueue %s%s", task, args)
+
+
+# --------------------------------------------------------------------------- matchmaking
+
+
+def rating_of(*, user, game: str) -> float:
+    """The player's rating in the human pool of the ladder when the ladder is installed
+    and offers one (``ladder.selectors.human_rating(user_id=, game=)``), else 0."""
+    if not apps.is_installed("ladder"):
+        return 0.0
+    try:
+        from ladder import selectors as ladder_selectors
+
+        lookup = getattr(ladder_selectors, "human_rating", None)
+        return float(lookup(user_id=user.pk, game=game) or 0.0) if lookup else 0.0
+    except Exception:
+        logger.exception("could not read the ladder rating of %s", user)
+        return 0.0
+
+
+def _own_deck(user, deck_version: DeckVersion, field: str = "deck") -> None:
+    if deck_version.deck.owner_id != user.pk:
+        raise ValidationError({field: [f"deck '{deck_version.deck.name}' is not yours"]})
+    if deck_version.deck.archived:
+        raise ValidationError({field: [f"deck '{deck_version.deck.name}' was deleted"]})
+
+
+def _check_seats(game: str, seats: Any) -> int:
+    if game == "tempofront":
+        allowed = (2,)
+    elif game == "conquest":
+        allowed = (2, 4)
+    else:
+        raise ValidationError({"game": [f"unknown game '{game}'"]})
+    if isinstance(seats, bool) or seats not in allowed:
+        raise ValidationError({"seats": [f"{engine_games[game].title} queues have "
+                                         f"{' or '.join(map(str, allowed))} seats, not {seats!r}"]})
+    return seats
+
+
+def live_queue_join(*, user, deck_version: DeckVersion, seats: int = 2, now: datetime | None = None) -> QueueEntry:
+    """Put ``user`` in the queue of the deck's game (and seat count) and pair at once if
+    players of similar rating wait. A player waits in one queue at a time: joining again
+    replaces the earlier entry. Locks the queue's row."""
+    _own_deck(user, deck_version)
+    game = deck_version.deck.game
+    seats = _check_seats(game, seats)
+    now = now or timezone.now()
+    with transaction.atomic():
+        QueueEntry.objects.filter(user=user, match__isnull=True).delete()
+        QueueEntry.objects.filter(user=user).delete()
+        queue, _ = LiveQueue.objects.get_or_create(game=game, seats=seats)
+        queue = LiveQueue.objects.select_for_update().get(pk=queue.pk)
+        entry = QueueEntry.objects.create(queue=queue, user=user, deck_version=deck_version,
+                                          rating=rating_of(user=user, game=game), joined=now)
+        _pair(queue, now)
+        entry.refresh_from_db()
+    return entry
+
+
+def live_queue_leave(*, user) -> bool:
+    """Take ``user`` out of any queue; True if they were waiting."""
+    deleted, _ = QueueEntry.objects.filter(user=user, match__isnull=True).delete()
+    return bool(deleted)
+
+
+def live_pair_queues(*, now: datetime | None = None) -> list[int]:
+    """Pair every queue again (windows widen as players wait); returns new match ids."""
+    now = now or timezone.now()
+    created: list[int] = []
+    for queue_id in LiveQueue.objects.filter(entries__match__isnull=True).values_list("pk", flat=True).distinct():
+        with transaction.atomic():
+            queue = LiveQueue.objects.select_for_update().get(pk=queue_id)
+            created.extend(_pair(queue, now))
+    return created
+
+
+def _pair(queue: LiveQueue, now: datetime) -> list[int]:
+    """Match waiting entries of the locked ``queue``, oldest first, in groups of
+    ``queue.seats`` whose ratings are all within each other's window."""
+    waiting = list(queue.entries.filter(match__isnull=True).select_related("user", "deck_version__deck"))
+    created: list[int] = []
+
+    def window(entry: QueueEntry) -> float:
+        return conf.rating_window((now - entry.joined).total_seconds())
+
+    while len(waiting) >= queue.seats:
+        group: list[QueueEntry] | None = None
+        for anchor in waiting:
+            chosen = [anchor]
+            for other in waiting:
+                if other is anchor or any(other.user_id == c.user_id for c in chosen):
+                    continue
+                if all(abs(other.rating - c.rating) <= min(window(other), window(c)) for c in chosen):
+                    chosen.append(other)
+                    if len(chosen) == queue.seats:
+                        break
+            if len(chosen) == queue.seats:
+                group = chosen
+                break
+        if group is None:
+            break
+        group.sort(key=lambda e: (e.joined, e.pk))
+        live = live_create(seats=[SeatSpec(deck_version=e.deck_version, user=e.user) for e in group],
+                           created_by=None)
+        QueueEntry.objects.filter(pk__in=[e.pk for e in group]).update(match=live.match)
+        created.append(live.match_id)
+        waiting = [e for e in waiting if e not in group]
+    return created
+
+
+# --------------------------------------------------------------------------- challenges and bots
+
+
+def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVersion,
+                   now: datetime | None = None) -> LiveChallenge:
+    """Invite a named player to a two-seat live match with the challenger's deck; the
+    invitation expires after ``LIVE_CHALLENGE_SECONDS``."""
+    _own_deck(challenger, deck_version)
+    User = get_user_model()
+    target = User.objects.filter(username__iexact=str(challenged_username or "").strip()).first()
+    if target is None:
+        raise ValidationError({"username": [f"there is no player named '{challenged_username}'"]})
+    if target.pk == challenger.pk:
+        raise ValidationError({"username": ["you cannot challenge yourself"]})
+    now = now or timezone.now()
+    return LiveChallenge.objects.create(challenger=challenger, challenged=target, game=deck_version.deck.game,
+                                        deck_version=deck_version,
+                                        expires=now + timedelta(seconds=conf.challenge_seconds()))
+
+
+def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version: DeckVersion | None = None,
+                          now: datetime | None = None) -> LiveChallenge:
+    """Accept (with one of the user's decks of the same game) or decline a challenge made
+    to ``user``; the challenger may cancel it. Locks the challenge row."""
+    now = now or timezone.now()
+    LiveChallenge.objects.filter(pk=challenge_id, status=LiveChallenge.Status.PENDING, expires__lte=now).update(
+        status=LiveChallenge.Status.EXPIRED)
+    with transaction.atomic():
+        challenge = LiveChallenge.objects.select_for_update().filter(pk=challenge_id).first()
+        if challenge is None:
+            raise LiveError("not_found", f"there is no challenge {challenge_id}", status=404)
+        if user.pk not in (challenge.challenged_id, challenge.challenger_id):
+            raise LiveError("permission_denied", "this challenge is not yours to answer", status=403)
+        if challenge.status != LiveChallenge.Status.PENDING:
+            raise LiveError("not_pending", f"the challenge is {challenge.get_status_display().lower()}")
+        if user.pk == challenge.challenger_id:
+            if accept:
+                raise LiveError("permission_denied", "only the challenged player can accept", status=403)
+            challenge.status = LiveChallenge.Status.CANCELLED
+        elif not accept:
+            challenge.status = LiveChallenge.Status.DECLINED
+        else:
+            if deck_version is None:
+                raise ValidationError({"deck": ["choose one of your decks to accept with"]})
+            _own_deck(user, deck_version)
+            if deck_version.deck.game != challenge.game:
+                raise ValidationError({"deck": [f"the challenge is for {engine_games[challenge.game].title}"]})
+            live = live_create(seats=[SeatSpec(deck_version=challenge.deck_version, user=challenge.challenger),
+                                      SeatSpec(deck_version=deck_version, user=user)],
+                               created_by=challenge.challenger)
+            challenge.match = live.match
+            challenge.status = LiveChallenge.Status.ACCEPTED
+        challenge.save(update_fields=["status", "match"])
+    return challenge
+
+
+def live_expire_challenges(*, now: datetime | None = None) -> int:
+    now = now or timezone.now()
+    return LiveChallenge.objects.filter(status=LiveChallenge.Status.PENDING, expires__lte=now).update(
+        status=LiveChallenge.Status.EXPIRED)
+
+
+def live_play_bot(*, user, deck_version: DeckVersion, bot: str, seats: int = 2,
+                  initial_ms: int | None = None, increment_ms: int | None = None) -> LiveMatch:
+    """Start a live match of ``user`` (seat 0) against ``seats - 1`` bots ``bot`` (a spec
+    such as ``greedy`` or ``search:fast``) playing the game's starter decks."""
+    _own_deck(user, deck_version)
+    game = deck_version.deck.game
+    seats = _check_seats(game, seats)
+    try:
+        make_bot(bot)
+    except ValueError as exc:
+        raise ValidationError({"bot": [str(exc)]}) from None
+    starters = list(Deck.objects.filter(game=game, is_starter=True, archived=False).order_by("pk"))
+    versions = [v for v in (d.latest_version for d in starters) if v is not None]
+    if not versions:
+        raise ValidationError({"bot": [f"there are no starter decks of {engine_games[game].title} for a bot to play"]})
+    specs = [SeatSpec(deck_version=deck_version, user=user)]
+    specs += [SeatSpec(deck_version=versions[i % len(versions)], bot=bot) for i in range(seats - 1)]
+    return live_create(seats=specs, created_by=user, initial_ms=initial_ms, increment_ms=increment_ms)

@@ -1,0 +1,34 @@
+"""Celery tasks of the live app. They take ids, re-read the rows and are safe to run twice.
+
+- ``live.bot_act(match_id, seat, index)`` (queue ``matches``): a bot seat chooses and plays
+  its move on a worker, never in a web process;
+- ``live.check_clock(match_id)`` (queue ``periodic``): scheduled for a match's next clock
+  deadline; applies a time-out even when nobody is connected;
+- ``live.tick`` (beat, queue ``periodic``): every clock due, matchmaking queues paired again
+  (their rating windows widen with waiting), stale challenges expired.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from live import services
+
+
+@shared_task(name="live.bot_act")
+def bot_act(match_id: int, seat: int, index: int) -> str:
+    return services.live_bot_move(match_id=match_id, seat=seat, index=index)
+
+
+@shared_task(name="live.check_clock")
+def check_clock(match_id: int) -> list[int]:
+    return services.live_enforce_clock(match_id=match_id)
+
+
+@shared_task(name="live.tick")
+def tick() -> dict:
+    return {
+        "timed_out": services.live_enforce_clocks(),
+        "paired": services.live_pair_queues(),
+        "expired_challenges": services.live_expire_challenges(),
+    }

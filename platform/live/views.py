@@ -1,0 +1,39 @@
+"""Pages of live play: ``/live/`` (live now, queue, bots, challenges) and a match's board."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from decks.models import Deck
+from engine.bots import bot_specs
+from live import selectors
+from live.models import LiveMatch
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    """Matches being played now, and for a signed-in player: queue, bots and challenges."""
+    context = {
+        "live_now": selectors.live_now(30),
+        "finished": selectors.recent_finished(10),
+        "bots": bot_specs(),
+    }
+    if request.user.is_authenticated:
+        context["decks"] = list(Deck.objects.filter(owner=request.user, archived=False).order_by("game", "name"))
+        context["active"] = selectors.active_match_of(user=request.user)
+    return render(request, "live/index.html", context)
+
+
+@require_safe
+def match(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board of one live match, for its players and for spectators alike: the socket
+    decides what each one is sent."""
+    try:
+        live = selectors.live_get(match_id=match_id)
+    except LiveMatch.DoesNotExist:
+        raise Http404(f"There is no live match {match_id}.") from None
+    rows = selectors.live_seats(live=live)
+    seat = selectors.seat_of(rows=rows, user=request.user)
+    return render(request, "live/match.html", {"live": live, "rows": rows, "seat": seat})
