@@ -106,6 +106,8 @@ def test_single_elimination_is_well_formed(n, third, seed):
     first = [p for m in layout["rounds"][0]["matches"] for p in m["players"] if p is not None]
     assert sorted(first) == players, "every player placed once, in round 1"
     for rnd in layout["rounds"][1:]:
+        if rnd["bracket"] == "3rd" and n == 3:
+            continue  # one semi-final was a bye: its loser's slot is empty, third place goes by default
         assert not any(m["bye"] for m in rnd["matches"]), "byes only in round 1"
     assert b.done(results)
     champion = b.champion(results)

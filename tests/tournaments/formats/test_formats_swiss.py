@@ -136,7 +136,7 @@ def test_small_fields_never_get_an_avoidable_rematch(n, rounds, drop_rate, seed)
         players = drop_some(rng, players, drop_rate)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(11, 500), drop_rate=st.sampled_from([0.0, 0.05]), seed=st.integers(0, 10_000))
 def test_large_fields_pair_everyone_without_rematches(n, drop_rate, seed):
     rng = random.Random(seed)
@@ -146,8 +146,12 @@ def test_large_fields_pair_everyone_without_rematches(n, drop_rate, seed):
         pairings = swiss_pairings(players, results, r)
         rematches = check_round(players, results, pairings)
         active = [p.id for p in players if not p.dropped]
-        met = met_pairs(results)
-        most_met = max(sum(frozenset((a, b)) in met for b in active) for a in active)
+        opponents: dict[int, set[int]] = {a: set() for a in active}
+        for x in results:
+            for a in x.players:
+                if a in opponents:
+                    opponents[a].update(b for b in x.players if b != a and b in opponents)
+        most_met = max(len(o) for o in opponents.values())
         if len(active) - 1 - most_met >= len(active) / 2 + 1:
             # Dirac: the graph of players who have not met has a Hamiltonian cycle, so a
             # rematch-free pairing exists (also with one player taken out for the bye).
