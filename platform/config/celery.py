@@ -30,6 +30,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "10"))
 #: How often beat runs the matches sweeper (re-queues matches whose worker died), in seconds.
 MATCHES_SWEEP_SECONDS = float(os.environ.get("MATCHES_SWEEP_SECONDS", "30"))
+#: How often beat runs the ladder's pairing tick (idle ladder decks get matches), in seconds.
+LADDER_TICK_SECONDS = float(os.environ.get("LADDER_TICK_SECONDS", "10"))
 #: How often beat runs ``live.tick`` (live clocks due, matchmaking, challenge expiry), in seconds.
 LIVE_TICK_SECONDS = float(os.environ.get("LIVE_TICK_SECONDS", "5"))
 #: How often beat runs ``tournaments.tick`` (starts due events, repairs stuck rounds), in seconds.
@@ -69,6 +71,11 @@ app.conf.update(
             "task": "matches.sweep",
             "schedule": MATCHES_SWEEP_SECONDS,
             "options": {"expires": MATCHES_SWEEP_SECONDS},
+        },
+        "ladder-tick": {
+            "task": "ladder.tick",
+            "schedule": LADDER_TICK_SECONDS,
+            "options": {"expires": LADDER_TICK_SECONDS},
         },
         "live-tick": {
             "task": "live.tick",

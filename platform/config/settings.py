@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "accounts",
     "decks",
     "matches",
+    "ladder",
     "live",
     "tournaments",
 ]
@@ -254,6 +255,15 @@ MATCHES_RESEND_SECONDS = env.float("MATCHES_RESEND_SECONDS", default=600.0)
 MATCHES_MAX_ATTEMPTS = env.int("MATCHES_MAX_ATTEMPTS", default=3)
 MATCHES_DECISION_SECONDS = env.float("MATCHES_DECISION_SECONDS", default=30.0)
 MATCHES_MAX_OPEN_CHALLENGES = env.int("MATCHES_MAX_OPEN_CHALLENGES", default=20)
+
+# --------------------------------------------------------------------------- ladder
+
+# Rated matches before a rating stops being provisional, ladder matches queued or running
+# at once (tournaments and challenges keep the rest of the workers), games per ladder match.
+# How often beat pairs ladder decks (LADDER_TICK_SECONDS) is read by config/celery.py.
+LADDER_PROVISIONAL_GAMES = env.int("LADDER_PROVISIONAL_GAMES", default=10)
+LADDER_MAX_IN_FLIGHT = env.int("LADDER_MAX_IN_FLIGHT", default=4)
+LADDER_BEST_OF = env.int("LADDER_BEST_OF", default=1)
 
 # --------------------------------------------------------------------------- security (production)
 

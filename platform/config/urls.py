@@ -11,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("decks.urls")),  # accounts, players, cards, decks, and their API with schema and docs
     path("", include("matches.urls")),
+    path("", include("ladder.urls")),  # /ladder/ and its API
     path("", include("live.urls")),
     path("", include("tournaments.urls")),
 ]

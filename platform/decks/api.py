@@ -57,6 +57,8 @@ def _write_input(request: Request, *, partial: bool) -> tuple[dict[str, Any], di
         for field in serializer.fields
         if field not in errors and field in serializer.initial_data
     }
+    if "ladder" in values:  # a well-formed boolean ("true", 1, ...) as a bool
+        values["ladder"] = serializer.fields["ladder"].to_internal_value(values["ladder"])
     return values, errors
 
 
@@ -101,8 +103,9 @@ class DeckListView(generics.GenericAPIView):
 
     def post(self, request: Request) -> Response:
         values, errors = _write_input(request, partial=False)
+        ladder = values.pop("ladder", False)
         _raise_all(errors, deck_problems(**values))
-        deck = deck_register(owner=request.user, **values)
+        deck = deck_register(owner=request.user, ladder=ladder, **values)
         return Response(self.get_serializer(deck_get(deck_id=deck.pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -149,12 +152,13 @@ class DeckDetailView(generics.GenericAPIView):
         if not partial:
             errors.pop("game", None)
         game = values.pop("game", None)
+        ladder = values.pop("ladder", None)
         if game is not None and game != deck.game:
             errors.setdefault("game", []).append(f"a deck's game cannot change (this deck is a {deck.game} deck)")
         _raise_all(errors, deck_problems(game=deck.game if "decklist" in values else None, **values))
         if not can_edit_deck(request.user, deck):
             raise PermissionDenied()
-        deck_update(deck=deck, actor=request.user, **values)
+        deck_update(deck=deck, actor=request.user, ladder=ladder, **values)
         return Response(self.get_serializer(deck_get(deck_id=deck.pk)).data)
 
 

@@ -61,6 +61,10 @@ class DeckForm(forms.Form):
     name = forms.CharField(max_length=NAME_MAX_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "off"}))
     pilot = forms.ChoiceField(help_text="The bot that plays this deck in matches and tournaments.")
     commander = forms.CharField(required=False)
+    ladder = forms.BooleanField(
+        required=False,
+        help_text="The pilot plays rated ladder matches against decks of similar rating between tournaments.",
+    )
     decklist = forms.CharField(
         required=False,
         max_length=DECKLIST_MAX_CHARS,

@@ -35,6 +35,7 @@ class Deck(models.Model):
     pilot = models.CharField(max_length=40, help_text="Bot spec that plays the deck, e.g. 'greedy' or 'search:fast'")
     is_starter = models.BooleanField(default=False, help_text="One of the games' starter decks, owned by the site")
     archived = models.BooleanField(default=False, help_text="Deleted by its owner; kept for the matches it played")
+    ladder = models.BooleanField(default=False, help_text="Plays on the bot ladder between tournaments")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

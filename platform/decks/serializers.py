@@ -37,7 +37,7 @@ class DeckSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deck
         fields = [
-            "id", "game", "name", "owner", "pilot", "is_starter", "version", "commander", "decklist",
+            "id", "game", "name", "owner", "pilot", "is_starter", "ladder", "version", "commander", "decklist",
             "card_count", "created", "updated", "url", "versions_url",
         ]
         read_only_fields = fields
@@ -80,3 +80,6 @@ class DeckWriteSerializer(serializers.Serializer):
         help_text='Plain text: "Leader: Name" or "Celestial: Name", then one "N Card Name" line per card',
     )
     pilot = serializers.CharField(allow_blank=True, max_length=100, help_text="Bot spec, e.g. greedy or search:fast")
+    ladder = serializers.BooleanField(
+        required=False, help_text="Play on the bot ladder between tournaments (false when left out on creation)"
+    )

@@ -110,8 +110,9 @@ def deck_register(
     decklist: str,
     pilot: str,
     is_starter: bool = False,
+    ladder: bool = False,
 ) -> Deck:
-    """Create a deck and its version 1 for ``owner``.
+    """Create a deck and its version 1 for ``owner`` (on the bot ladder when ``ladder``).
 
     Raises ``ValidationError`` listing every problem of every field at once.
     """
@@ -128,7 +129,8 @@ def deck_register(
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
-        deck = Deck.objects.create(owner=owner, game=game, name=clean_name, pilot=clean_pilot, is_starter=is_starter)
+        deck = Deck.objects.create(owner=owner, game=game, name=clean_name, pilot=clean_pilot, is_starter=is_starter,
+                                   ladder=bool(ladder))
         DeckVersion.objects.create(
             deck=deck, number=1, decklist=checked.text, commander=checked.commander, pilot=clean_pilot
         )
@@ -142,8 +144,10 @@ def deck_update(
     name: str | None = None,
     decklist: str | None = None,
     pilot: str | None = None,
+    ladder: bool | None = None,
 ) -> DeckVersion:
-    """Change a deck's name, cards or pilot; returns the deck's latest version afterwards.
+    """Change a deck's name, cards or pilot, or whether it plays on the bot ladder
+    (``ladder``); returns the deck's latest version afterwards.
 
     A new version (the next number) is written whenever the cards, the commander or the
     pilot differ from the latest version; a rename alone changes only the deck. Old
@@ -180,7 +184,9 @@ def deck_update(
         if clean_name is not None:
             locked.name = clean_name
         locked.pilot = new_pilot
-        locked.save(update_fields=["name", "pilot", "updated"])
+        if ladder is not None:
+            locked.ladder = bool(ladder)
+        locked.save(update_fields=["name", "pilot", "ladder", "updated"])
     deck.refresh_from_db()
     return latest
 

@@ -103,7 +103,7 @@ def deck_new(request: HttpRequest) -> HttpResponse:
         values = _deck_errors(form)
         if not form.errors:
             try:
-                deck = deck_register(owner=request.user, **values)
+                deck = deck_register(owner=request.user, ladder=form.cleaned_data.get("ladder", False), **values)
             except ValidationError as exc:
                 _file_errors(form, exc)
             else:
@@ -126,14 +126,16 @@ def deck_edit(request: HttpRequest, deck_id: int) -> HttpResponse:
     form = DeckForm(
         request.POST or None,
         fixed_game=deck.game,
-        initial={"name": deck.name, "pilot": latest.pilot, "commander": latest.commander, "decklist": cards_text},
+        initial={"name": deck.name, "pilot": latest.pilot, "commander": latest.commander, "decklist": cards_text,
+                 "ladder": deck.ladder},
     )
     if request.method == "POST":
         values = _deck_errors(form)
         if not form.errors:
             values.pop("game", None)
             try:
-                version = deck_update(deck=deck, actor=request.user, **values)
+                version = deck_update(deck=deck, actor=request.user, ladder=form.cleaned_data.get("ladder", False),
+                                      **values)
             except ValidationError as exc:
                 _file_errors(form, exc)
             else:

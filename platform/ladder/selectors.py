@@ -1,0 +1,252 @@
+"""Reads of the ladder: leaderboards with ranks, rating histories, head to head, activity.
+
+``ratings_for_decks(deck_ids)`` is the one tournaments call to seed by rating.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
+
+from ladder import rating as model
+from ladder.models import Pool, Rating, RatingChange
+from matches.models import Match
+
+logger = logging.getLogger(__name__)
+
+#: How long the activity page waits for the broker to count a queue's messages.
+BROKER_TIMEOUT_SECONDS = 2.0
+
+
+def ratings_for_decks(deck_ids: Iterable[int]) -> dict[int, float]:
+    """``{deck_id: ordinal}`` of the bot-pool rating of every deck in ``deck_ids``.
+
+    A deck that has no rated match yet gets the starting ordinal (``mu - 3 sigma`` of a
+    new rating, 0.0), so every requested deck is in the answer. Higher is better.
+    """
+    ids = list(dict.fromkeys(int(i) for i in deck_ids))
+    start = model.ordinal(model.MU, model.SIGMA)
+    found = dict(Rating.objects.filter(pool=Pool.BOTS, deck_id__in=ids).values_list("deck_id", "ordinal"))
+    return {deck_id: found.get(deck_id, start) for deck_id in ids}
+
+
+# --------------------------------------------------------------------------- leaderboards
+
+
+def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Rating]:
+    """The ratings of ``game`` in ``pool``, best first (ordinal, then the older rating).
+
+    Archived decks are left out. ``q`` matches the deck's name or its owner's username
+    (bots), or the player's username (humans), case-insensitive.
+    """
+    rows = Rating.objects.filter(game=game, pool=pool)
+    if pool == Pool.BOTS:
+        rows = rows.filter(deck__archived=False).select_related("deck", "deck__owner")
+    else:
+        rows = rows.select_related("player")
+    if q:
+        if pool == Pool.BOTS:
+            rows = rows.filter(Q(deck__name__icontains=q) | Q(deck__owner__username__icontains=q))
+        else:
+            rows = rows.filter(player__username__icontains=q)
+    return rows.order_by("-ordinal", "id")
+
+
+def _ranked_base(game: str, pool: str) -> QuerySet[Rating]:
+    rows = Rating.objects.filter(game=game, pool=pool)
+    return rows.filter(deck__archived=False) if pool == Pool.BOTS else rows
+
+
+def rank_of(rating: Rating) -> int | None:
+    """1 + how many listed ratings of the same game and pool are higher (ties share a
+    rank); None for the rating of an archived deck."""
+    if rating.deck_id and rating.deck.archived:
+        return None
+    return 1 + _ranked_base(rating.game, rating.pool).filter(ordinal__gt=rating.ordinal).count()
+
+
+def with_ranks(rows: Sequence[Rating], *, start: int | None) -> list[Rating]:
+    """Set ``rank`` on each of ``rows`` (one page of a leaderboard); equal ordinals share
+    a rank (1, 2, 2, 4).
+
+    ``start`` is the page's offset in the unfiltered leaderboard: the page is then a
+    contiguous run of the order, so one count gives the first rank and the others follow
+    from their position. For a filtered page (``start`` None) each row is counted.
+    """
+    rows = list(rows)
+    for index, row in enumerate(rows):
+        if start is None or index == 0:
+            row.rank = 1 + _ranked_base(row.game, row.pool).filter(ordinal__gt=row.ordinal).count()
+        elif row.ordinal == rows[index - 1].ordinal:
+            row.rank = rows[index - 1].rank
+        else:
+            row.rank = start + index + 1
+    return rows
+
+
+def pool_counts(*, game: str) -> dict[str, int]:
+    return {pool: _ranked_base(game, pool).count() for pool in Pool.values}
+
+
+# --------------------------------------------------------------------------- one deck or player
+
+
+def deck_rating(*, deck_id: int) -> Rating | None:
+    return Rating.objects.select_related("deck", "deck__owner").filter(pool=Pool.BOTS, deck_id=deck_id).first()
+
+
+def player_ratings(*, player) -> list[Rating]:
+    """A player's ratings in the humans pool, one per game they played live."""
+    return list(Rating.objects.filter(pool=Pool.HUMANS, player=player).select_related("player").order_by("game"))
+
+
+def rating_history(*, rating: Rating) -> QuerySet[RatingChange]:
+    """Every change of ``rating``, newest first, with the version that played."""
+    return (
+        RatingChange.objects.filter(rating=rating)
+        .select_related("deck_version", "match")
+        .order_by("-id")
+    )
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent: Rating
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def head_to_head(*, rating: Rating, limit: int = 20) -> list[HeadToHead]:
+    """Results against each opponent met in rated matches, most met first: a win is
+    finishing above the opponent, a draw the same place, a loss below."""
+    mine = RatingChange.objects.filter(rating=rating, match_id=OuterRef("match_id")).values("place")[:1]
+    rows = (
+        RatingChange.objects.filter(match__rating_changes__rating=rating)
+        .exclude(rating=rating)
+        .annotate(my_place=Subquery(mine))
+        .values("rating_id")
+        .annotate(
+            wins=Count("id", filter=Q(place__gt=F("my_place"))),
+            draws=Count("id", filter=Q(place=F("my_place"))),
+            losses=Count("id", filter=Q(place__lt=F("my_place"))),
+            played=Count("id"),
+        )
+        .order_by("-played", "rating_id")[:limit]
+    )
+    rows = list(rows)
+    opponents = Rating.objects.select_related("deck", "deck__owner", "player").in_bulk([r["rating_id"] for r in rows])
+    return [HeadToHead(opponents[r["rating_id"]], r["wins"], r["draws"], r["losses"]) for r in rows]
+
+
+# --------------------------------------------------------------------------- the chart
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An SVG line chart of a rating history, computed on the server."""
+
+    width: int
+    height: int
+    line: str  # polyline points of the ordinal
+    band: str  # polygon points of mu - 3 sigma .. mu (the uncertainty)
+    y_ticks: list[tuple[float, float]]  # (y, label)
+    first: RatingChange | None
+    last: RatingChange | None
+    count: int
+    points: list[tuple[float, float, RatingChange]]
+
+
+CHART_POINTS = 200
+
+
+def rating_chart(*, rating: Rating, width: int = 640, height: int = 200) -> Chart:
+    """The last ``CHART_POINTS`` rated matches of ``rating`` as a chart (oldest left)."""
+    changes = list(rating_history(rating=rating)[:CHART_POINTS])[::-1]
+    pad_left, pad_right, pad_top, pad_bottom = 44, 12, 12, 24
+    if not changes:
+        return Chart(width, height, "", "", [], None, None, 0, [])
+    starts = [model.ordinal(changes[0].mu_before, changes[0].sigma_before)]
+    lows = starts + [c.ordinal for c in changes]
+    highs = [changes[0].mu_before] + [c.mu for c in changes]
+    lo, hi = min(lows), max(highs)
+    if hi - lo < 1:
+        lo, hi = lo - 0.5, hi + 0.5
+    n = len(changes)
+
+    def x(i: int) -> float:
+        return round(pad_left + (width - pad_left - pad_right) * i / max(n, 1), 1)
+
+    def y(v: float) -> float:
+        return round(pad_top + (height - pad_top - pad_bottom) * (hi - v) / (hi - lo), 1)
+
+    line = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(lows))
+    upper = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(highs))
+    lower = " ".join(f"{x(i)},{y(v)}" for i, v in reversed(list(enumerate(lows))))
+    ticks = [(y(lo + (hi - lo) * k / 4), round(lo + (hi - lo) * k / 4, 1)) for k in range(5)]
+    points = [(x(i + 1), y(c.ordinal), c) for i, c in enumerate(changes)]
+    return Chart(width, height, line, f"{upper} {lower}", ticks, changes[0], changes[-1], n, points)
+
+
+# --------------------------------------------------------------------------- activity
+
+
+@dataclass(frozen=True)
+class Activity:
+    in_flight: dict[str, int]  # by kind
+    last_hour: dict[str, int]  # finished in the last hour, by kind
+    rated_last_hour: int
+    queues: dict[str, int | None]  # None: the broker did not answer
+
+
+def queue_depths(timeout: float = BROKER_TIMEOUT_SECONDS) -> dict[str, int | None]:
+    """Messages waiting in each Celery queue, read from the broker; every value is None
+    when the broker does not answer within ``timeout`` seconds."""
+    from config.celery import QUEUES, app
+
+    def count() -> dict[str, int]:
+        with app.connection_for_read() as connection:
+            connection.ensure_connection(max_retries=1, timeout=timeout)
+            channel = connection.default_channel
+            return {name: channel.queue_declare(queue=name, passive=True).message_count for name in QUEUES}
+
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(count)
+    try:
+        return future.result(timeout=timeout)
+    except Exception as exc:
+        logger.warning("could not read the queue depths from the broker: %s", exc)
+        return dict.fromkeys(QUEUES)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def ladder_activity() -> Activity:
+    since = timezone.now() - timedelta(hours=1)
+    in_flight = dict(
+        Match.objects.filter(status__in=(Match.Status.QUEUED, Match.Status.RUNNING))
+        .values("kind").annotate(n=Count("id")).values_list("kind", "n")
+    )
+    last_hour = dict(
+        Match.objects.filter(status=Match.Status.DONE, finished__gte=since)
+        .values("kind").annotate(n=Count("id")).values_list("kind", "n")
+    )
+    kinds = Match.Kind.values
+    rated = RatingChange.objects.filter(played__gte=since).values("match_id").distinct().count()
+    return Activity({k: in_flight.get(k, 0) for k in kinds}, {k: last_hour.get(k, 0) for k in kinds}, rated,
+                    queue_depths())
+
+
+def player_get(*, username: str):
+    return get_user_model().objects.get(username=username)
