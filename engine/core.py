@@ -47,6 +47,10 @@ class DeckError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
+class RulesVersionError(ValueError):
+    """A replay recorded under other rules than the engine plays: it cannot be replayed."""
+
+
 class CardDataError(ValueError):
     """A card data file that does not validate. The message names file, card and field."""
 
@@ -459,6 +463,83 @@ def card_tables(directory: Path) -> Iterator[tuple[str, int, Any]]:
             yield label, position, table
 
 
+# --------------------------------------------------------------------------- rules parameters
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One rules parameter of a game: its default and the range organisers may choose from.
+
+    Integer parameters carry ``minimum`` and ``maximum`` (both inclusive); choice parameters
+    carry ``choices`` (``default`` is one of them). ``card_changeable`` says whether card text
+    may change the value mid-match (such changes are bounded by the game's own safety bound,
+    not by this range); ``organiser=False`` marks a parameter the platform sets itself.
+    ``Game.param_specs()`` is the single declaration the API, the forms and the docs read.
+    """
+
+    name: str
+    default: int | str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+    help: str = ""
+    card_changeable: bool = False
+    organiser: bool = True
+
+    @property
+    def kind(self) -> str:
+        return "choice" if self.choices is not None else "integer"
+
+    def check(self, value: Any) -> int | str:
+        """``value`` if it is allowed; raises ``ValueError`` naming the parameter and the bound."""
+        if self.choices is not None:
+            if not isinstance(value, str) or value not in self.choices:
+                raise ValueError(f"parameter '{self.name}' must be one of {', '.join(self.choices)}, not {value!r}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"parameter '{self.name}' must be an integer, not {_short_repr(value)}")
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise ValueError(f"parameter '{self.name}' must be between {self.minimum} and {self.maximum}, not {value}")
+        return value
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"name": self.name, "type": self.kind, "default": self.default}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        else:
+            out["minimum"] = self.minimum
+            out["maximum"] = self.maximum
+        out["help"] = self.help
+        out["card_changeable"] = self.card_changeable
+        out["organiser"] = self.organiser
+        return out
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_param_values(title: str, specs: Mapping[str, ParamSpec], values: Any) -> dict[str, JSON]:
+    """The complete parameters (defaults merged with ``values``), each checked against its spec.
+
+    Raises ``ValueError`` naming the first bad parameter. Cheap: no game is set up.
+    """
+    if values is None:
+        values = {}
+    if not isinstance(values, Mapping):
+        raise ValueError(f"{title} parameters must be a mapping of parameter names to values, "
+                         f"not {type(values).__name__}")
+    out: dict[str, JSON] = {name: spec.default for name, spec in specs.items()}
+    for name, value in values.items():
+        spec = specs.get(name) if isinstance(name, str) else None
+        if spec is None:
+            known = ", ".join(sorted(specs))
+            raise ValueError(f"unknown {title} parameter {_short_repr(name)} (known: {known})")
+        out[name] = spec.check(value)
+    return out
+
+
 # --------------------------------------------------------------------------- the contract
 
 
@@ -519,7 +600,18 @@ class Game:
         raise NotImplementedError
 
     def default_params(self) -> dict[str, JSON]:
+        return {name: spec.default for name, spec in self.param_specs().items()}
+
+    def param_specs(self) -> dict[str, ParamSpec]:
+        """Every rules parameter, by name: the one declaration of types, defaults and ranges."""
         return {}
+
+    def check_params(self, values: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """The complete, normalized parameters for ``values`` (defaults filled in).
+
+        Raises ``ValueError`` naming the parameter and the bound (``parameter 'x' must be
+        between 0 and 10, not 11``). Cheap: no game is set up."""
+        return check_param_values(self.title or self.name, self.param_specs(), values)
 
     def card_names(self) -> list[str]:
         """Every card and commander name in the pool."""
@@ -656,6 +748,7 @@ def replay_states(replay: Replay, registry: Mapping[str, Game] | None = None):
     """Yield ``(index, state, events)`` from the start (index -1, no events) to the end."""
     registry = registry if registry is not None else _default_registry()
     game = registry[replay.game]
+    check_rules_version(replay, game)
     state = game.new_match(replay.decks, replay.seed, replay.params)
     yield -1, state, list(getattr(state, "opening_events", ()))
     for index, (seat, action) in enumerate(replay.actions):
@@ -663,13 +756,25 @@ def replay_states(replay: Replay, registry: Mapping[str, Game] | None = None):
         yield index, state, events
 
 
+def check_rules_version(replay: Replay, game: Game) -> None:
+    """Raise :class:`RulesVersionError` when ``replay`` was recorded under other rules."""
+    if str(game.rules_version) != str(replay.rules_version):
+        raise RulesVersionError(
+            f"this replay was recorded under {game.title or game.name} rules version {replay.rules_version}; "
+            f"the engine plays rules version {game.rules_version}, so it cannot replay it")
+
+
 def verify_replay(replay: Replay, registry: Mapping[str, Game] | None = None) -> list[str]:
-    """Replay the log and return every difference found (empty: the replay is exact)."""
+    """Replay the log and return every difference found (empty: the replay is exact).
+
+    A replay of other rules versions gives one problem, the rules-version refusal."""
     registry = registry if registry is not None else _default_registry()
     problems: list[str] = []
     game = registry[replay.game]
-    if str(game.rules_version) != str(replay.rules_version):
-        problems.append(f"rules version {replay.rules_version} recorded, engine has {game.rules_version}")
+    try:
+        check_rules_version(replay, game)
+    except RulesVersionError as exc:
+        return [str(exc)]
     state = None
     applied = -1
     try:

@@ -236,6 +236,8 @@ def parse_card(where_file: str, raw: Any, position: int) -> CardDef:
             raise CardDataError(f"{where}: field '{field}' must be a non-empty array of effect tables")
         abilities[field] = tuple(_check_effect(where, field, i, item, card_type=card_type)
                                  for i, item in enumerate(value))
+        for i, eff in enumerate(abilities[field]):
+            eff.key = f"{slug(name)}:{field}:{i}"
     if card_type == LIGHTSPEED and "effects" not in abilities:
         raise CardDataError(f"{where}: field 'effects' is required on a Lightspeed card")
     if card_type == CELESTIAL and not abilities:

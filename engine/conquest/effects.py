@@ -173,7 +173,7 @@ def count(state: ConquestState, ctx: Ctx, name: str) -> int:
 class Effect:
     """One effect of an ability, validated and ready to run."""
 
-    __slots__ = ("name", "fn", "target", "amount", "per", "who", "to", "param", "max_cq", "text")
+    __slots__ = ("name", "fn", "target", "amount", "per", "who", "to", "param", "max_cq", "text", "key")
 
     def __init__(self, name: str, spec: dict[str, Any], *, has_source: bool):
         self.name = name
@@ -186,6 +186,8 @@ class Effect:
         self.param: str | None = spec.get("param")
         self.max_cq: int | None = spec.get("max_cq")
         self.text = describe(name, spec, has_source=has_source)
+        # "card-id:field:index", set when the card is parsed: R-Param counts changes by it
+        self.key = ""
 
     def scaled(self, state: ConquestState, ctx: Ctx) -> int:
         """``amount``, times the counter when the effect says "for each"."""
@@ -279,8 +281,18 @@ def fx_discard(state: ConquestState, ctx: Ctx, eff: Effect, events: list) -> Non
 
 
 def fx_change_param(state: ConquestState, ctx: Ctx, eff: Effect, events: list) -> None:
+    """R-Param: each card changes a rules number at most once per match for each player."""
+    key = (ctx.seat, eff.key)
+    if key in state.param_changes:
+        events.append(state.event("fizzle", f"{PARAM_WORDS[eff.param]} stays {getattr(state.params, eff.param)}: "
+                                  f"this card has already changed it for Seat {ctx.seat} this match",
+                                  param=eff.param, seat=ctx.seat))
+        return
+    state.param_changes.add(key)
+    was = getattr(state.params, eff.param)
     value = state.params.change(eff.param, eff.amount)
-    events.append(state.event("param", f"{PARAM_WORDS[eff.param]} is now {value}", param=eff.param, value=value))
+    events.append(state.event("param", f"{PARAM_WORDS[eff.param]} is now {value} (was {was})",
+                              param=eff.param, value=value, was=was, seat=ctx.seat))
 
 
 def fx_upload(state: ConquestState, ctx: Ctx, eff: Effect, events: list) -> None:
@@ -341,7 +353,13 @@ WHO = ("you", "opponents", "each")
 PARAM_WORDS = {
     "battles": "The number of Battles",
     "draw_per_battle": "The number of cards drawn each Battle",
+    "forward_locations": "The number of Forward Locations",
+    "rear_locations": "The number of Rear Locations",
     "max_extra_locations": "The number of Extra Locations a Battle may hold",
+    "mulligans": "The number of mulligans",
+    "mulligan_battles": "The number of Battles that allow mulligans",
+    "responses_per_window": "The number of responses each opponent may make in a window",
+    "plague_value": "What a Plagued unit counts",
 }
 
 _PARAM_CHANGE_WORDS = {
@@ -350,6 +368,15 @@ _PARAM_CHANGE_WORDS = {
                         "each player draws {n} fewer card{s} at the start of each Battle"),
     "max_extra_locations": ("a Battle may hold {n} more Extra Location{s}",
                             "a Battle may hold {n} fewer Extra Location{s}"),
+    "forward_locations": ("the Forward Skirmish has {n} more Location{s} from the next Battle",
+                          "the Forward Skirmish has {n} fewer Location{s} from the next Battle"),
+    "rear_locations": ("the Rear Skirmish has {n} more Location{s} from the next Battle",
+                       "the Rear Skirmish has {n} fewer Location{s} from the next Battle"),
+    "mulligans": ("each player may mulligan {n} more time{s}", "each player may mulligan {n} fewer time{s}"),
+    "mulligan_battles": ("mulligans are allowed in {n} more Battle{s}", "mulligans are allowed in {n} fewer Battle{s}"),
+    "responses_per_window": ("each opponent may make {n} more response{s} in each response window",
+                             "each opponent may make {n} fewer response{s} in each response window"),
+    "plague_value": ("a Plagued unit counts {n} more at scoring", "a Plagued unit counts {n} less at scoring"),
 }
 
 
@@ -396,7 +423,7 @@ def describe(name: str, spec: dict[str, Any], *, has_source: bool) -> str:
         amount = spec["amount"]
         more, fewer = _PARAM_CHANGE_WORDS[spec["param"]]
         template = more if amount >= 0 else fewer
-        return template.format(n=abs(amount), s="" if abs(amount) == 1 else "s")
+        return template.format(n=abs(amount), s="" if abs(amount) == 1 else "s") + " (once per match per player)"
     if name == "upload":
         subject = {"you": "upload the Fragments in your hand",
                    "opponents": "each opponent uploads the Fragments in their hand",

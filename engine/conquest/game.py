@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.conquest.params import Params
+from engine.conquest.params import SPECS, Params, check_params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
 from engine.conquest.state import ConquestState
-from engine.core import DeckError, Decklist, Game, parse_decklist
+from engine.core import DeckError, Decklist, Game, ParamSpec, parse_decklist
 
 DECKS_DIR = Path(__file__).parent / "decks"
 
@@ -19,7 +19,7 @@ class ConquestGame(Game):
 
     name = "conquest"
     title = "Conquest"
-    rules_version = "1"
+    rules_version = "2"
     min_seats = 2
     max_seats = 4
     commander_label = "Celestial"
@@ -31,11 +31,15 @@ class ConquestGame(Game):
     def default_params(self) -> dict[str, Any]:
         return Params.defaults()
 
+    def param_specs(self) -> dict[str, ParamSpec]:
+        return dict(SPECS)
+
+    def check_params(self, values: Mapping[str, Any] | None) -> dict[str, Any]:
+        return check_params(values)
+
     def make_params(self, params: Mapping[str, Any] | None = None) -> Params:
         """``default_params()`` merged with ``params``; raises ``ValueError`` naming a bad one."""
-        if params is not None and not isinstance(params, Mapping):
-            raise ValueError("match params must be a mapping of parameter names to values")
-        return Params(params or {})
+        return Params(check_params(params))
 
     def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, Any] | None = None
                   ) -> ConquestState:

@@ -232,6 +232,10 @@ class ConquestState:
         self.responders: list[int] = []
         self.resp_i = 0
         self.stack: list[tuple[int, int]] = []
+        # R-Param: (seat, effect key) of every rules change already applied this match
+        self.param_changes: set[tuple[int, str]] = set()
+        # the match's parameters when it began, so views can show what card text changed
+        self.initial_params: dict[str, Any] = params.to_json()
         self._outcome: Outcome | None = None
         self._cq_cache: dict[int, int] | None = None
         self.opening_events: list[Event] = []  # set by new_match; not part of the state
@@ -437,10 +441,12 @@ class ConquestState:
         self.extra_created = 0
         self._changed()
         events.append(Event("battle", f"Battle {self.battle} of {p.battles} begins; Seat {self.active} is the "
-                            "active player", {"battle": self.battle, "active": self.active}))
+                            "active player", {"battle": self.battle, "of": p.battles, "active": self.active}))
         for seat in self.order:
             self.draw(seat, p.draw_per_battle, events)
-        if self.battle == 1 and p.mulligans > 0:
+        for player in self.players:
+            player.mulligans_used = 0
+        if self.battle <= p.mulligan_battles and p.mulligans > 0:
             self.phase = MULLIGAN
             self.cursor = 0
         else:
@@ -469,22 +475,36 @@ class ConquestState:
                             {"locations": [self.locations[i].number for i in self.skirmish_locs]}))
 
     def _submit_placement(self, seat: int, events: list[Event]) -> None:
-        player = self.players[seat]
-        placed_numbers = []
-        for loc_index, card in zip(self.place_locs[seat], self.picks[seat], strict=True):
-            if card < 0:
-                continue
-            player.hand.remove(card)
-            unit = Unit(self.next_uid, card, seat, loc_index)
-            self.next_uid += 1
-            self.locations[loc_index].slots[seat] = unit
-            placed_numbers.append(self.locations[loc_index].number)
-        self.picks[seat] = []
+        """C5 (amended): the placement is confirmed but stays in hand, unseen, until it locks."""
         self.submitted[seat] = True
-        n = len(placed_numbers)
-        where = f" (Location{'' if n == 1 else 's'} {', '.join(map(str, placed_numbers))})" if n else ""
-        events.append(Event("placed", f"Seat {seat} placed {n} face-down card{'' if n == 1 else 's'}{where}",
-                            {"seat": seat, "locations": placed_numbers}))
+        n = sum(1 for card in self.picks[seat] if card >= 0)
+        events.append(Event("confirm", f"You confirm your placement ({n} face-down card{'' if n == 1 else 's'})",
+                            {"seat": seat, "count": n}, seat))
+        events.append(Event("confirm", f"Seat {seat} has confirmed its placement", {"seat": seat}))
+
+    def _lock_placement(self, events: list[Event]) -> None:
+        """C5 (amended): every seat has confirmed; the face-down cards go down together."""
+        placed: dict[int, list[int]] = {}
+        for seat in self.order:
+            player = self.players[seat]
+            numbers = []
+            for loc_index, card in zip(self.place_locs[seat], self.picks[seat], strict=False):
+                if card < 0:
+                    continue
+                player.hand.remove(card)
+                unit = Unit(self.next_uid, card, seat, loc_index)
+                self.next_uid += 1
+                self.locations[loc_index].slots[seat] = unit
+                numbers.append(self.locations[loc_index].number)
+            self.picks[seat] = []
+            placed[seat] = numbers
+        self._changed()
+        for seat in self.order:
+            numbers = placed[seat]
+            n = len(numbers)
+            where = f" (Location{'' if n == 1 else 's'} {', '.join(map(str, numbers))})" if n else ""
+            events.append(Event("placed", f"Seat {seat} placed {n} face-down card{'' if n == 1 else 's'}{where}",
+                                {"seat": seat, "locations": numbers}))
 
     def _deploy_step(self, events: list[Event]) -> bool:
         """Reveal the next face-down unit. True when a response window waits for a seat."""
@@ -522,6 +542,8 @@ class ConquestState:
         self.win_seat = unit.owner
         # Every opponent holding a card is asked, whatever they hold: hands are hidden.
         self.responders = [s for s in self.order if s != unit.owner and self.players[s].hand]
+        if self.params.responses_per_window <= 0:
+            self.responders = []
         self.resp_i = 0
         self.stack = []
         if self.responders:
@@ -613,6 +635,7 @@ class ConquestState:
             elif phase == PLACEMENT:
                 if not all(self.submitted):
                     return
+                self._lock_placement(events)
                 events.append(Event("locked", "Placement locks: Deployment begins", None))
                 self.phase = DEPLOY
                 self.dep_i = 0
@@ -826,7 +849,10 @@ class ConquestState:
         revealed = self.locations[self.win_loc].slots[self.win_seat]
         events.append(Event("respond", f"Seat {seat} responds at Lightspeed to {self.label(revealed)} with "
                             f"{card.name} ({card.ability_text['effects']})", {"seat": seat, "card": card.id}))
-        self.resp_i += 1
+        # C6 / responses_per_window: a seat keeps the turn while it may respond again
+        played = sum(1 for s, _ in self.stack if s == seat)
+        if played >= self.params.responses_per_window or not player.hand:
+            self.resp_i += 1
 
     def _concede(self, seat: int, action: Action) -> list[Event]:
         if self._outcome is not None:
@@ -899,16 +925,19 @@ class ConquestState:
             "active": self.active,
             "turn_order": list(self.order),
             "to_act": list(self.to_act()),
+            "battle_of": self.params.battles,
             "params": self.params.to_json(),
+            "params_changed": self._params_changed(),
             "players": players,
             "locations": locations,
         }
         if seat is not None:
             out["hand"] = [_card_json(c) for c in self.players[seat].hand]
-            if self.phase == PLACEMENT and not self.submitted[seat]:
+            if self.phase == PLACEMENT and (not self.submitted[seat] or self.picks[seat]):
                 out["placing"] = {
                     "locations": [self.locations[i].number for i in self.place_locs[seat]],
                     "picks": [None if c < 0 else _card_json(c) for c in self.picks[seat]],
+                    "confirmed": self.submitted[seat],
                 }
         if self.phase == RESPONSE:
             unit = self.locations[self.win_loc].slots[self.win_seat]
@@ -923,6 +952,13 @@ class ConquestState:
         if self._outcome is not None:
             out["outcome"] = self._outcome.to_json()
         return out
+
+    def _params_changed(self) -> list[dict[str, Any]]:
+        """Every rules number card text has changed this match: name, value now, value at the start."""
+        now = self.params.to_json()
+        return [{"name": name, "value": now[name], "was": was, "text": f"{fx.PARAM_WORDS[name]} is {now[name]} "
+                 f"this match (was {was})"}
+                for name, was in self.initial_params.items() if name in fx.PARAM_WORDS and now[name] != was]
 
     # ------------------------------------------------------------------ copies, JSON, determinization
 
@@ -962,6 +998,8 @@ class ConquestState:
         other.responders = self.responders[:]
         other.resp_i = self.resp_i
         other.stack = self.stack[:]
+        other.param_changes = set(self.param_changes)
+        other.initial_params = self.initial_params  # never mutated
         other._outcome = self._outcome
         other._cq_cache = None
         other.opening_events = []
@@ -970,9 +1008,11 @@ class ConquestState:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
-            "rules_version": "1",
+            "rules_version": "2",
             "num_seats": self.num_seats,
             "params": self.params.to_json(),
+            "initial_params": self.initial_params,
+            "param_changes": sorted([s, k] for s, k in self.param_changes),
             "seed": self.seed,
             "rng": self.rng.to_json(),
             "players": [p.to_json() for p in self.players],
@@ -1027,6 +1067,8 @@ class ConquestState:
         state.responders = list(window["responders"])
         state.resp_i = int(window["next"])
         state.stack = [(int(s), BY_ID[c].index) for s, c in window["stack"]]
+        state.initial_params = dict(data.get("initial_params") or state.params.to_json())
+        state.param_changes = {(int(s), str(k)) for s, k in data.get("param_changes", [])}
         state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
         return state
 
@@ -1043,8 +1085,9 @@ class ConquestState:
         Per owner, the unseen cards (other seats' hands and face-down units, every deck)
         are sorted by card id, shuffled with ``rng`` and dealt back: face-down slots take
         the first units of the shuffled pile, then hands, then the deck. Other seats'
-        unfinished placements are cleared (they are hidden and must be chosen again);
-        the match seed and the random stream are reseeded from ``rng``.
+        unfinished placements are cleared (they are hidden and must be chosen again), and
+        their confirmed but unlocked placements (C5, amended) are dealt again at random from
+        their resampled hands; the match seed and the random stream are reseeded from ``rng``.
         """
         state = self.clone()
         for owner, player in enumerate(state.players):
@@ -1067,11 +1110,26 @@ class ConquestState:
                 hand_size = len(player.hand)
                 player.hand = sorted(pile[:hand_size])
                 pile = pile[hand_size:]
+                if state.phase == PLACEMENT and state.submitted[owner] and self.picks[owner]:
+                    state.picks[owner] = _random_picks(player.hand, len(state.place_locs[owner]), rng)
             player.deck = pile
         state.seed = rng.next64()
         state.rng = Rng(_raw=rng.next64())
         state._cq_cache = None
         return state
+
+
+def _random_picks(hand: list[int], locations: int, rng: Rng) -> list[int]:
+    """A placement of ``hand``'s units over ``locations`` Locations (-1: empty), drawn from ``rng``."""
+    units = [c for c in hand if IS_UNIT[c]]
+    picks = []
+    for _ in range(locations):
+        i = rng.randrange(len(units) + 1)
+        if i == len(units):
+            picks.append(-1)
+        else:
+            picks.append(units.pop(i))
+    return picks
 
 
 def _decklist_json(cards: list[int]) -> list[list[Any]]:

@@ -8,9 +8,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.core import DeckError, Decklist, Game, parse_decklist
+from engine.core import DeckError, Decklist, Game, ParamSpec, parse_decklist
 from engine.tempofront.cards import BY_NAME, CARDS, LEADER, TYPE_TITLES
-from engine.tempofront.params import Params, default_params, make_params
+from engine.tempofront.params import SPECS, Params, check_params, default_params, make_params
 from engine.tempofront.state import TempoState
 
 DECK_DIR = Path(__file__).parent / "decks"
@@ -84,6 +84,12 @@ class TempoFrontGame(Game):
 
     def default_params(self) -> dict[str, Any]:
         return default_params()
+
+    def param_specs(self) -> dict[str, ParamSpec]:
+        return dict(SPECS)
+
+    def check_params(self, values: Mapping[str, Any] | None) -> dict[str, Any]:
+        return check_params(values)
 
     def card_names(self) -> list[str]:
         return [card.name for card in CARDS.values()]

@@ -1,4 +1,4 @@
-"""TempoFront's rules parameters: every default number of RULINGS.md T1-T17 in one object.
+"""TempoFront's rules parameters: every default number of RULINGS.md T1-T18 in one object.
 
 A match is created from :func:`make_params` (the defaults merged with the match's own
 parameters), and the rules read every number from it: no number of the rules is written
@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
+
+from engine.core import ParamSpec, check_param_values
 
 
 @dataclass(frozen=True)
@@ -42,27 +44,36 @@ class Params:
 
 _FIELDS = {f.name: f for f in fields(Params)}
 
-#: Lower bounds that keep a match meaningful (a 0-card deck or a 0-Time Timeline is no game).
-_MINIMUM = {
-    "integrity": 1,
-    "timeline": 1,
-    "dominion_to_win": 1,
-    "fronts_for_dominion": 1,
-    "dominion_per_cycle": 0,
-    "focus_start": 0,
-    "focus_growth": 0,
-    "focus_max": 0,
-    "deck_size": 1,
-    "max_copies": 1,
-    "opening_hand": 0,
-    "mulligans": 0,
-    "draw_per_cycle": 0,
-    "strike_time": 0,
-    "shift_time": 0,
-    "shift_time_mobile": 0,
-    "prepare_time": 0,
-    "max_reactions": 0,
-    "cycle_cap": 1,
+
+def _spec(name: str, minimum: int, maximum: int, help: str) -> ParamSpec:
+    return ParamSpec(name, _FIELDS[name].default, minimum, maximum, help=help)
+
+
+#: The one declaration of every parameter: default, the organisers' range and what it means.
+#: Ranges and their reasons: docs/rules/tempofront.md ("Rules parameters"), checked by a test.
+SPECS: dict[str, ParamSpec] = {
+    spec.name: spec
+    for spec in (
+        _spec("integrity", 1, 60, "Integrity each Leader starts with (T16)"),
+        _spec("timeline", 4, 24, "Length of the shared Timeline in Time (T3)"),
+        _spec("dominion_to_win", 1, 12, "Dominion that wins at scoring (T10)"),
+        _spec("fronts_for_dominion", 1, 3, "Fronts a player must lead to gain Dominion"),
+        _spec("dominion_per_cycle", 0, 3, "Dominion gained per Cycle by leading enough Fronts"),
+        _spec("focus_start", 0, 10, "Maximum Focus in Cycle 1 (T2)"),
+        _spec("focus_growth", 0, 3, "Growth of maximum Focus each Cycle (T2)"),
+        _spec("focus_max", 0, 15, "Cap on maximum Focus (T2); at least focus_start"),
+        _spec("deck_size", 10, 60, "Cards in a deck besides the Leader (T1)"),
+        _spec("max_copies", 1, 10, "Copies of one card a deck may hold (T1)"),
+        _spec("opening_hand", 0, 10, "Cards in the opening hand (T1)"),
+        _spec("mulligans", 0, 3, "Mulligans each player may take at setup (T1)"),
+        _spec("draw_per_cycle", 0, 5, "Cards each player draws from Cycle 2 on (T2)"),
+        _spec("strike_time", 1, 12, "Time cost of a Strike (T3)"),
+        _spec("shift_time", 1, 12, "Time cost of a Shift (T3)"),
+        _spec("shift_time_mobile", 0, 12, "Time cost of a Shift for a Mobile Entity"),
+        _spec("prepare_time", 1, 12, "Time cost of Prepare (T3)"),
+        _spec("max_reactions", 0, 4, "Reactions per response window (Counter-Response)"),
+        _spec("cycle_cap", 1, 40, "Safety cap: the match ends after this Cycle (T10)"),
+    )
 }
 
 
@@ -71,28 +82,22 @@ def default_params() -> dict[str, int]:
     return Params().to_json()
 
 
-def make_params(overrides: Mapping[str, Any] | None = None) -> Params:
-    """The defaults merged with ``overrides``.
+def check_params(values: Mapping[str, Any] | None) -> dict[str, int]:
+    """The complete parameters for ``values``, each within its declared range.
 
-    Raises ``ValueError`` naming the parameter when a name is unknown, a value is not an
-    integer, or it is below the parameter's minimum.
-    """
+    Raises ``ValueError`` naming the parameter and the bound; cheap (no game is set up)."""
+    out = check_param_values("TempoFront", SPECS, values)
+    if out["focus_max"] < out["focus_start"]:
+        raise ValueError(f"parameter 'focus_max' must be at least focus_start ({out['focus_start']}), "
+                         f"not {out['focus_max']}")
+    return out  # type: ignore[return-value]
+
+
+def make_params(overrides: Mapping[str, Any] | None = None) -> Params:
+    """The defaults merged with ``overrides``, checked by :func:`check_params`."""
     if not overrides:
         return _DEFAULT
-    values: dict[str, int] = {}
-    for name, value in overrides.items():
-        if name not in _FIELDS:
-            known = ", ".join(sorted(_FIELDS))
-            raise ValueError(f"unknown TempoFront parameter '{name}' (known: {known})")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"TempoFront parameter '{name}' must be an integer, not {value!r}")
-        if value < _MINIMUM[name]:
-            raise ValueError(f"TempoFront parameter '{name}' must be at least {_MINIMUM[name]}, not {value}")
-        values[name] = value
-    params = Params(**values)
-    if params.focus_max < params.focus_start:
-        raise ValueError("TempoFront parameter 'focus_max' must be at least 'focus_start'")
-    return params
+    return Params(**check_params(overrides))
 
 
 _DEFAULT = Params()

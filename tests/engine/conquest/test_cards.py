@@ -69,7 +69,8 @@ def test_cards_are_described_for_the_website():
                       "cq": 2, "keywords": ["On Reveal"], "text": "On Reveal: Destroy the weakest enemy unit here.",
                       "on_reveal": [{"effect": "destroy", "target": "weakest_enemy_here"}]}
     assert cards["severance"]["text"] == "Lightspeed: Destroy the revealed unit if its CQ is 3 or less."
-    assert cards["crown-of-the-long-night"]["text"] == "When played: The match lasts 1 more Battle."
+    assert cards["crown-of-the-long-night"]["text"] == ("When played: The match lasts 1 more Battle "
+                                                        "(once per match per player).")
     json.dumps(list(cards.values()))
 
 

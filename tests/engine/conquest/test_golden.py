@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from engine.conquest import GAME
-from engine.core import Replay, verify_replay
+from engine.core import Replay, RulesVersionError, replay_states, verify_replay
 from engine.runner import RandomBot, play_match
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -84,3 +84,14 @@ def test_golden_replays_show_the_mechanics_they_pin():
         pinned = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
         kinds |= {e["kind"] for e in pinned["events"]}
     assert {"reveal", "respond", "resolve", "ability", "upload", "score", "clear", "result", "placed"} <= kinds
+
+
+def test_a_replay_recorded_under_rules_version_1_is_refused_with_a_rules_version_error():
+    """Rules version 2 (RULINGS C5 amended, R-Param) changed play: a version-1 replay is refused
+    by name, never replayed into a different match."""
+    old = Replay.from_json(json.loads((GOLDEN / "v1" / "two_players.json").read_text(encoding="utf-8"))["replay"])
+    assert old.rules_version == "1" and GAME.rules_version == "2"
+    assert verify_replay(old) == ["this replay was recorded under Conquest rules version 1; the engine plays "
+                                  "rules version 2, so it cannot replay it"]
+    with pytest.raises(RulesVersionError, match="rules version 1"):
+        next(replay_states(old))

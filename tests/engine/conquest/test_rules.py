@@ -106,9 +106,15 @@ def test_exact_rule_placement_is_simultaneous():
 
 
 def test_exact_rule_placement_is_hidden():
-    """"...face-down at the same time, hidden": opponents see which Locations hold a card, never which."""
-    state = position(phase="placement", hands={0: ["Vanguard Drone", "Iron Legionnaire"], 1: ["Shieldbearer"]})
+    """"...face-down at the same time, hidden" and RULINGS C5 (amended): before the lock the others
+    see nothing of a placement; once it locks they see which Locations hold a card, never which."""
+    state = position(phase="placement", hands={0: ["Vanguard Drone", "Iron Legionnaire", "Hush"],
+                                               1: ["Shieldbearer", "Hush"]})
     place(state, 0, {2: "Vanguard Drone", 4: "Iron Legionnaire"})
+    for seat in (1, None):
+        assert all(u is None for loc in state.view(seat)["locations"] for u in loc["units"])
+    place(state, 1, {1: "Shieldbearer"})
+    assert state.phase == "response"  # Seat 0 may answer the Shieldbearer revealed at Location 1
     theirs = state.view(1)
     cells = [loc["units"][0] for loc in theirs["locations"][:4]]
     assert [c is not None for c in cells] == [False, True, False, True]
@@ -124,9 +130,9 @@ def test_exact_rule_placement_as_few_or_as_many_as_you_like_one_per_location():
     state = position(phase="placement", hands={0: ["Vanguard Drone"] * 3 + ["Iron Legionnaire"] * 2,
                                                1: ["Shieldbearer"]})
     place(state, 0, {1: "Vanguard Drone", 2: "Vanguard Drone", 3: "Iron Legionnaire", 4: "Vanguard Drone"})
+    place(state, 1, {})  # none at all is a placement too
     assert [loc.slots[0] is not None for loc in state.locations[:4]] == [True] * 4
     assert hand_names(state, 0) == ["Iron Legionnaire"]
-    place(state, 1, {})  # none at all is a placement too
     assert all(loc.slots[1] is None for loc in state.locations)
 
 

@@ -175,19 +175,31 @@ def test_C5_one_action_per_card_id_and_copies_are_counted():
         state.apply(0, Action.of("place", card="vanguard-drone", location=3))
 
 
-def test_C5_opponents_see_which_locations_hold_a_face_down_card_never_which_card():
-    """C5: a submitted placement shows face-down markers to the others, the cards to the owner only."""
-    state = position(phase="placement", hands={0: ["Shieldbearer"], 1: ["Vanguard Drone"]})
-    place(state, 0, {3: "Shieldbearer"})
+def test_C5_amended_a_confirmed_placement_shows_nothing_until_the_lock_then_face_down_markers():
+    """RULINGS C5 (amended): until every seat has confirmed, the others see only that a seat has
+    confirmed; once placement locks, face-down markers show to everyone, the cards to the owner only."""
+    state = position(phase="placement", hands={0: ["Shieldbearer", "Hush"], 1: ["Vanguard Drone", "Hush"]})
+    events = place(state, 0, {3: "Shieldbearer"})
+    public_data = [e.data for e in events if e.private_to is None]
+    assert public_data == [{"seat": 0}]  # "Seat 0 has confirmed its placement", no Location
     for seat in (1, None):
-        cell = state.view(seat)["locations"][2]["units"][0]
-        assert cell == {"owner": 0, "face_down": True}
+        view = state.view(seat)
+        assert view["players"][0]["placement"] == "submitted"
+        assert all(u is None for loc in view["locations"] for u in loc["units"])
+        assert "placing" not in view or view["placing"]["picks"] == []
+    assert state.view(1)["players"][0]["hand_count"] == 2
+    assert state.view(0)["placing"]["confirmed"] is True
+    place(state, 1, {1: "Vanguard Drone"})
+    assert state.phase == "response"  # Seat 0 may answer the Vanguard Drone revealed at Location 1
+    for seat in (1, None):
+        assert state.view(seat)["locations"][2]["units"][0] == {"owner": 0, "face_down": True}
     assert state.view(0)["locations"][2]["units"][0]["id"] == "shieldbearer"
 
 
 def test_R_placement_steps_one_location_at_a_time_submitted_with_the_last():
     """R-Placement-Steps: a placement is built Location by Location ("empty" or a unit id) and
-    submitted when the last Location is chosen; cards leave the hand only then."""
+    submitted when the last Location is chosen; cards leave the hand when placement locks
+    (RULINGS C5, amended)."""
     state = position(phase="placement", hands={0: ["Shieldbearer", "Vanguard Drone"], 1: ["Hush"]})
     assert {a["location"] for a in state.legal_actions(0)} == {1}
     events = state.apply(0, Action.of("place", card="shieldbearer", location=1))
@@ -197,6 +209,8 @@ def test_R_placement_steps_one_location_at_a_time_submitted_with_the_last():
         state.apply(0, Action.of("place", card="vanguard-drone", location=3))
     for number in (2, 3, 4):
         state.apply(0, Action.of("place", card="empty", location=number))
+    assert state.view(1)["players"][0]["hand_count"] == 2  # confirmed, not locked: nothing shows
+    place(state, 1, {})
     assert state.view(1)["players"][0]["hand_count"] == 1
 
 
