@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import groupby
+from itertools import chain, groupby
 
 import networkx as nx
 
@@ -72,17 +72,26 @@ class History:
     @classmethod
     def of(cls, results: Sequence[Result], field: set[int], table: PointsTable = DEFAULT_POINTS) -> History:
         h = cls()
+        points, met, byes = h.points, h.met, h.byes
+        scored: dict[tuple[int, ...], tuple[int, ...]] = {}  # places -> points, computed once each
         for r in results:
-            unknown = [pid for pid in r.players if pid not in field]
-            if unknown:
+            players = r.players
+            if not field.issuperset(players):
+                unknown = [pid for pid in players if pid not in field]
                 raise ValueError(f"round {r.round} result names players not in the field: {unknown}")
-            for pid, pts in zip(r.players, place_points(r.places, table), strict=True):
-                h.points[pid] = h.points.get(pid, 0) + pts
+            pts = scored.get(r.places)
+            if pts is None:
+                pts = scored[r.places] = place_points(r.places, table)
+            for pid, got in zip(players, pts, strict=True):
+                points[pid] = points.get(pid, 0) + got
             if r.bye:
-                h.byes[r.players[0]] = h.byes.get(r.players[0], 0) + 1
-            for a in r.players:
-                met = h.met.setdefault(a, set())
-                met.update(b for b in r.players if b != a)
+                byes[players[0]] = byes.get(players[0], 0) + 1
+            for a in players:
+                mine = met.get(a)
+                if mine is None:
+                    mine = met[a] = set()
+                mine.update(players)
+                mine.discard(a)
         return h
 
     def rematch(self, a: int, b: int) -> bool:
@@ -185,7 +194,7 @@ def _dutch(pool: list[int], history: History) -> tuple[list[tuple[int, int]], li
     pairs: list[tuple[int, int]] = []
     unpaired_top: list[int] = []
     for i, a in enumerate(top):
-        order = list(range(i, len(bottom))) + list(range(i - 1, -1, -1))
+        order = chain(range(i, len(bottom)), range(i - 1, -1, -1))
         for j in order:
             if not used[j] and not history.rematch(a, bottom[j]):
                 used[j] = True

@@ -1,0 +1,118 @@
+"""Swiss pairing speed and quality for large fields (issue 13's targets).
+
+For each field size: rounds 1 to R-1 are paired by ``swiss_pairings`` and given random
+results (best of 3; 2-0, 2-1, 1-2, 0-2 and a few draws), then round R is paired
+``--repeat`` times and timed. Quality of round R: rematches, pairs across score groups
+(players on different match points) and the largest points gap in one pair.
+
+Usage: ``python bench/pairing.py [--sizes 1024 10000] [--round 4] [--repeat 5] [--seed 1] [--markdown]``.
+Targets: under 0.5 s for 1,024 players and under 3 s for 10,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tournaments.formats import Player, Result, bye_result, place_points, swiss_pairings  # noqa: E402
+
+TARGETS = {1024: 0.5, 10000: 3.0}
+
+
+def random_result(rng: random.Random, round_number: int, a: int, b: int) -> Result:
+    x = rng.random()
+    if x < 0.05:
+        return Result(round=round_number, players=(a, b), places=(1, 1), game_wins=(1, 1), games=3)
+    wa, wb = rng.choice([(2, 0), (2, 1), (1, 2), (0, 2)])
+    return Result(round=round_number, players=(a, b), places=(1, 2) if wa > wb else (2, 1), game_wins=(wa, wb),
+                  games=wa + wb)
+
+
+def measure(n: int, round_number: int, repeat: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    players = [Player(id=i, seed=i) for i in range(1, n + 1)]
+    results: list[Result] = []
+    for r in range(1, round_number):
+        for p in swiss_pairings(players, results, r, seed=seed):
+            results.append(bye_result(r, p.players[0]) if p.bye else random_result(rng, r, *p.players))
+    times = []
+    pairings = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        pairings = swiss_pairings(players, results, round_number, seed=seed)
+        times.append(time.perf_counter() - start)
+    points: dict[int, int] = {}
+    met: set[frozenset[int]] = set()
+    for r in results:
+        for pid, pts in zip(r.players, place_points(r.places), strict=True):
+            points[pid] = points.get(pid, 0) + pts
+        if len(r.players) == 2:
+            met.add(frozenset(r.players))
+    pairs = [p.players for p in pairings if not p.bye]
+    groups = len(set(points.values()))
+    return {
+        "players": n,
+        "round": round_number,
+        "score_groups": groups,
+        "median_s": statistics.median(times),
+        "max_s": max(times),
+        "rematches": sum(frozenset(p) in met for p in pairs),
+        "cross_group_pairs": sum(points.get(a, 0) != points.get(b, 0) for a, b in pairs),
+        "pairs": len(pairs),
+        "largest_gap": max((abs(points.get(a, 0) - points.get(b, 0)) for a, b in pairs), default=0),
+        "target_s": TARGETS.get(n),
+    }
+
+
+def markdown(rows: list[dict], command: str) -> str:
+    lines = [
+        "## Tournament pairing",
+        "",
+        f"Swiss pairing of one round after random results (`tournaments.formats.swiss_pairings`), "
+        f"one process. Command: `{command}`.",
+        "",
+        "| Players | Round | Score groups | Median s | Max s | Target | Met | Rematches | Pairs across groups "
+        "| Largest points gap |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        target = f"< {r['target_s']} s" if r["target_s"] else ""
+        met = ("yes" if r["max_s"] < r["target_s"] else "no") if r["target_s"] else ""
+        lines.append(
+            f"| {r['players']:,} | {r['round']} | {r['score_groups']} | {r['median_s']:.3f} | {r['max_s']:.3f} "
+            f"| {target} | {met} | {r['rematches']} | {r['cross_group_pairs']} of {r['pairs']} "
+            f"| {r['largest_gap']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 10000])
+    parser.add_argument("--round", type=int, default=4, help="the round to pair and time (default 4)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed pairings per size (default 5)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--markdown", action="store_true", help="print the RESULTS.md section")
+    args = parser.parse_args(argv)
+    command = "python " + shlex.join(["bench/pairing.py", *(argv if argv is not None else sys.argv[1:])])
+    rows = []
+    for n in args.sizes:
+        row = measure(n, args.round, args.repeat, args.seed)
+        rows.append(row)
+        if not args.markdown:
+            print(row, flush=True)
+    if args.markdown:
+        print(markdown(rows, command.replace(" --markdown", "")), end="")
+    return 0 if all(r["target_s"] is None or r["max_s"] < r["target_s"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
