@@ -20,9 +20,11 @@ from django.core.exceptions import ValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.api import ErrorSerializer
@@ -47,6 +49,20 @@ FILTERS = [
 ]
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer,
           409: ErrorSerializer}
+
+
+class _NoFormatOverride:
+    URL_FORMAT_OVERRIDE = None
+
+    def __getattr__(self, name):
+        return getattr(api_settings, name)
+
+
+class FormatIsAFilter(DefaultContentNegotiation):
+    """In the list, ``?format=`` filters events by tournament format; it never picks a
+    renderer (DRF's usual meaning of that parameter)."""
+
+    settings = _NoFormatOverride()
 
 
 def list_filters(params) -> dict:
@@ -80,6 +96,7 @@ class TournamentListCreate(generics.GenericAPIView):
 
     serializer_class = TournamentSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
+    content_negotiation_class = FormatIsAFilter
 
     def get_queryset(self):
         return tournament_list(user=self.request.user, **list_filters(self.request.query_params))

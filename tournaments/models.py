@@ -59,7 +59,7 @@ class Tournament(models.Model):
     third_place = models.BooleanField(default=False, help_text="Play a third-place match in single elimination")
     players_per_game = models.PositiveSmallIntegerField(default=2, help_text="Conquest: 2, 3 or 4 per game")
     late_entry_rounds = models.PositiveSmallIntegerField(
-        default=0, help_text="Entries stay open until this round has been paired (0: none after the start)")
+        default=0, help_text="Late entries accepted while rounds 1 to this one are played (0: none after the start)")
     params = models.JSONField(default=dict, blank=True, help_text="Rules parameters passed to every game")
     seed = models.BigIntegerField(help_text="Decides round-1 seeding, tiebreaks and match seeds; secret while running")
     state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)

@@ -142,12 +142,13 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         for reserved in RESERVED_PARAMS:
             if reserved in params:
                 errors.setdefault("params", []).append(f"'{reserved}' is set by the platform and cannot be chosen")
-        if "params" not in errors and game in Tournament.Game.values and "players_per_game" not in errors:
+        if "params" not in errors and game in Tournament.Game.values:
             # The engine checks the parameters exactly as it will for every game.
             engine_game = engine_games[game]
             decks = list(engine_game.starter_decks().values())
+            seats = per_game if "players_per_game" not in errors else engine_game.min_seats
             try:
-                engine_game.new_match([decks[i % len(decks)] for i in range(per_game)], 1, dict(params))
+                engine_game.new_match([decks[i % len(decks)] for i in range(seats)], 1, dict(params))
             except ValueError as exc:
                 errors["params"] = [str(exc)]
     third = bool(clean.get("third_place"))
@@ -219,7 +220,8 @@ def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime 
     (403), an archived deck or one of another game (400), a second entry, an event that
     is not open, closed for entries, cancelled or finished, or full with a full waitlist
     (409). Before the start, entries past ``entry_limit`` join the waitlist (up to as many
-    again); after it, late entry is open while ``current_round < late_entry_rounds``.
+    again); after it, late entry is open while ``current_round <= late_entry_rounds`` (a
+    late entry plays from the next round on; the rounds it missed count as not played).
     Locks the tournament row, so two players cannot both take the last place.
     """
     now = now or timezone.now()
@@ -248,9 +250,9 @@ def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime 
             raise Conflict("You have already entered this event: drop your entry first to enter another deck.")
         late = tournament.state in (Tournament.State.RUNNING, Tournament.State.PAUSED)
         if late:
-            if tournament.format not in LATE_ENTRY_FORMATS or tournament.current_round >= tournament.late_entry_rounds:
+            if tournament.format not in LATE_ENTRY_FORMATS or tournament.current_round > tournament.late_entry_rounds:
                 raise Conflict(f"Late entry is closed: the event is in round {tournament.current_round}"
-                               + (f" and took late entries until round {tournament.late_entry_rounds}"
+                               + (f" and took late entries during rounds 1 to {tournament.late_entry_rounds}"
                                   if tournament.late_entry_rounds else " and takes no late entries") + ".")
         else:
             if tournament.registration_opens and now < tournament.registration_opens:

@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('top_cut', models.PositiveSmallIntegerField(choices=[(0, 'No top cut'), (4, 'Top 4'), (8, 'Top 8'), (16, 'Top 16')], default=0)),
                 ('third_place', models.BooleanField(default=False, help_text='Play a third-place match in single elimination')),
                 ('players_per_game', models.PositiveSmallIntegerField(default=2, help_text='Conquest: 2, 3 or 4 per game')),
-                ('late_entry_rounds', models.PositiveSmallIntegerField(default=0, help_text='Entries stay open until this round has been paired (0: none after the start)')),
+                ('late_entry_rounds', models.PositiveSmallIntegerField(default=0, help_text='Late entries accepted while rounds 1 to this one are played (0: none after the start)')),
                 ('params', models.JSONField(blank=True, default=dict, help_text='Rules parameters passed to every game')),
                 ('seed', models.BigIntegerField(help_text='Decides round-1 seeding, tiebreaks and match seeds; secret while running')),
                 ('state', models.CharField(choices=[('draft', 'Draft'), ('open', 'Open for entries'), ('running', 'Running'), ('paused', 'Paused'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], default='draft', max_length=12)),

@@ -1,0 +1,132 @@
+"""The tournament pages: the list with upcoming countdowns, running and finished events and
+its filters; the organiser's form; an event page with settings, entries, pairings,
+standings with every tiebreaker column, the bracket, tiebreaks and the organiser's tools;
+entering and dropping from the page. The OpenAPI schema documents the endpoints."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from tournament_helpers import fill, make_deck, make_event, make_player, play_out
+
+from tournaments.models import Entry, Tournament
+from tournaments.services import tournament_start
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_navigation_links_to_the_tournaments_list(organiser):
+    page = Client().get("/").content.decode()
+    assert 'href="/tournaments/"' in page
+
+
+def test_list_shows_upcoming_with_countdown_running_and_finished_and_filters(organiser, sent):
+    upcoming = make_event(organiser, name="Upcoming cup")
+    running = make_event(organiser, name="Running cup")
+    fill(running, 2)
+    tournament_start(tournament_id=running.pk, by=organiser)
+    pods = make_event(organiser, name="Pods night", game="conquest", format="conquest_pods", players_per_game=4)
+    html = Client().get("/tournaments/").content.decode()
+    assert "Upcoming cup" in html and "Running cup" in html and "Pods night" in html
+    assert f'data-countdown="{upcoming.starts_at.isoformat()}"' in html or "data-countdown" in html
+    filtered = Client().get("/tournaments/?format=conquest_pods").content.decode()
+    assert "Pods night" in filtered and "Upcoming cup" not in filtered
+    by_game = Client().get("/tournaments/?game=tempofront").content.decode()
+    assert "Pods night" not in by_game and "Upcoming cup" in by_game
+    assert pods.pk
+
+
+def test_organiser_creates_an_event_from_the_form(organiser):
+    client = logged_in(organiser)
+    starts = (timezone.now() + timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post("/tournaments/new/", {
+        "game": "tempofront", "name": "Form cup", "format": "single_elim", "starts_at": starts, "best_of": 3,
+        "min_entries": 2, "top_cut": 0, "players_per_game": 2, "late_entry_rounds": 0, "third_place": "on",
+        "publish": "on", "params_text": "",
+    })
+    event = Tournament.objects.get(name="Form cup")
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/{event.pk}/"
+    assert event.state == "open" and event.third_place and event.best_of == 3
+
+
+def test_form_shows_the_engines_message_for_bad_parameters(organiser):
+    client = logged_in(organiser)
+    starts = (timezone.now() + timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post("/tournaments/new/", {
+        "game": "conquest", "name": "Bad", "format": "swiss", "starts_at": starts, "best_of": 1,
+        "min_entries": 2, "top_cut": 0, "players_per_game": 2, "late_entry_rounds": 0,
+        "params_text": '{"battles": -1}',
+    })
+    assert response.status_code == 200
+    assert "battles" in response.content.decode()
+    assert not Tournament.objects.filter(name="Bad").exists()
+
+
+def test_enter_and_drop_from_the_event_page(organiser):
+    event = make_event(organiser)
+    alice = make_player("alice")
+    deck = make_deck(alice, "tempofront")
+    client = logged_in(alice)
+    page = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert "Enter this deck" in page
+    client.post(f"/tournaments/{event.pk}/action/", {"action": "enter", "deck": deck.pk})
+    entry = Entry.objects.get(tournament=event, player=alice)
+    page = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert "You entered" in page and deck.name in page
+    client.post(f"/tournaments/{event.pk}/action/", {"action": "drop", "entry": entry.pk})
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_a_player_cannot_use_the_organiser_tools(organiser, sent):
+    event = make_event(organiser)
+    fill(event, 2)
+    stranger = make_player("stranger")
+    logged_in(stranger).post(f"/tournaments/{event.pk}/action/", {"action": "start"})
+    assert Tournament.objects.get(pk=event.pk).state == "open"
+    page = logged_in(stranger).get(f"/tournaments/{event.pk}/").content.decode()
+    assert "Organiser tools" not in page
+    assert "Organiser tools" in logged_in(organiser).get(f"/tournaments/{event.pk}/").content.decode()
+
+
+def test_finished_swiss_with_top_cut_page_shows_standings_bracket_and_winner(organiser, sent):
+    event = make_event(organiser, format="swiss_cut", top_cut=4, rounds=3, third_place=True)
+    fill(event, 9)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    event = play_out(event)
+    html = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    for column in ("Pts", "W–D–L", "OMW%", "GW%", "OGW%", "H2H", "Place"):
+        assert column in html
+    assert "data-bracket" in html and "Champion:" in html
+    assert f"Winner: <strong>{event.winner.player.username}</strong>" in html
+    assert "Finished after" in html
+    assert str(event.seed) in html  # revealed once over
+    live = Client().get(f"/tournaments/{event.pk}/live/").content.decode()
+    assert "data-standings" in live
+
+
+def test_running_event_page_keeps_the_seed_secret_and_shows_progress(organiser, sent):
+    event = make_event(organiser, rounds=3)
+    fill(event, 4)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    event.refresh_from_db()
+    html = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    assert str(event.seed) not in html
+    assert "Round 1 of 3: 0 of 2 matches done" in html
+    assert Client().get(f"/api/tournaments/{event.pk}/").json()["seed"] is None
+
+
+def test_the_schema_documents_the_tournament_endpoints(db):
+    schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
+    for path in ("/api/tournaments/", "/api/tournaments/{tournament_id}/", "/api/tournaments/{tournament_id}/entries/",
+                 "/api/tournaments/{tournament_id}/standings/", "/api/tournaments/{tournament_id}/rounds/{number}/",
+                 "/api/tournaments/{tournament_id}/start/"):
+        assert path in schema
