@@ -12,6 +12,9 @@ Targets: under 0.5 s for 1,024 players and under 3 s for 10,000.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import os
+import platform
 import random
 import shlex
 import statistics
@@ -72,12 +75,25 @@ def measure(n: int, round_number: int, repeat: int, seed: int) -> dict:
     }
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def markdown(rows: list[dict], command: str) -> str:
+    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "## Tournament pairing",
         "",
         f"Swiss pairing of one round after random results (`tournaments.formats.swiss_pairings`), "
-        f"one process. Command: `{command}`.",
+        f"one process. Command: `{command}`. Machine: {cpu_model()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}. Date: {when}. Times are wall clock for the pairing call alone "
+        f"(rounds before it are built untimed); quality is of the timed round.",
         "",
         "| Players | Round | Score groups | Median s | Max s | Target | Met | Rematches | Pairs across groups "
         "| Largest points gap |",

@@ -82,6 +82,16 @@ def bot_section(games_per_pairing: int, jobs: int) -> str | None:
     return result["markdown"]
 
 
+def pairing_section() -> str:
+    """Swiss pairing speed and quality (bench/pairing.py), in a fresh interpreter."""
+    args = [sys.executable, "bench/pairing.py", "--markdown"]
+    completed = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    if not completed.stdout.startswith("## "):
+        error = (completed.stderr or completed.stdout).strip().splitlines()[-1:]
+        return f"## Tournament pairing\n\n`python bench/pairing.py` failed: {' '.join(error)}\n"
+    return completed.stdout
+
+
 def render(rows: list[dict], machine: dict) -> str:
     lines = [
         "# Benchmarks",
@@ -150,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         text += ("\n## Bots\n\nNot measured in this run (`--skip-bots`); `make bench` measures bot "
                  "strength and decision speed (docs/bots.md).\n")
+    print("tournament pairing: bench/pairing.py ...", flush=True)
+    text += "\n" + pairing_section()
     RESULTS.write_text(text, encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
     return 1 if any("error" in row for row in rows) else 0
