@@ -58,7 +58,13 @@ class DeckForm(forms.Form):
     """Register or edit a deck. ``game`` is fixed (disabled) when editing."""
 
     game = forms.ChoiceField(choices=GameName.choices, widget=forms.RadioSelect)
-    name = forms.CharField(max_length=NAME_MAX_LENGTH, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    name = forms.CharField(
+        max_length=NAME_MAX_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        error_messages={
+            "max_length": "the name is %(show_value)d characters long; at most %(limit_value)d are allowed",
+        },
+    )
     pilot = forms.ChoiceField(help_text="The bot that plays this deck in matches and tournaments.")
     commander = forms.CharField(required=False)
     ladder = forms.BooleanField(
@@ -75,6 +81,9 @@ class DeckForm(forms.Form):
     def __init__(self, *args, fixed_game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["pilot"].choices = pilot_choices()
+        # No maxlength attribute: a browser would cut a pasted name silently; the server
+        # says how long it is instead.
+        self.fields["name"].widget.attrs.pop("maxlength", None)
         self.fixed_game = fixed_game
         if fixed_game:
             self.fields["game"].disabled = True

@@ -19,7 +19,7 @@ from decks.forms import DeckForm, commander_line_pattern
 from decks.models import Deck, DeckVersion, GameName
 from decks.permissions import can_delete_deck, can_edit_deck
 from decks.selectors import deck_get, deck_list, deck_version_get, deck_versions
-from decks.services import deck_archive, deck_problems, deck_register, deck_update
+from decks.services import NAME_MAX_LENGTH, deck_archive, deck_problems, deck_register, deck_update
 from engine import games
 
 #: Decks per page of the list.
@@ -95,10 +95,11 @@ def _deck_errors(form: DeckForm) -> dict[str, str]:
 def deck_new(request: HttpRequest) -> HttpResponse:
     """``/decks/new/``: register a deck with the builder or the paste box."""
     requested_game = request.GET.get("game")
-    form = DeckForm(
-        request.POST or None,
-        initial={"pilot": "greedy", "game": requested_game if requested_game in GameName.values else None},
-    )
+    initial = {"pilot": "greedy", "game": requested_game if requested_game in GameName.values else None}
+    copied = _copy_source(request)
+    if copied is not None:
+        initial = _copy_initial(*copied)
+    form = DeckForm(request.POST or None, initial=initial)
     if request.method == "POST":
         values = _deck_errors(form)
         if not form.errors:
@@ -109,7 +110,35 @@ def deck_new(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, f"Registered “{deck.name}” (version 1).")
                 return redirect(deck)
-    return render(request, "decks/form.html", _builder_context(form, deck=None))
+    return render(request, "decks/form.html", _builder_context(form, deck=None, copied_from=copied))
+
+
+def _copy_source(request: HttpRequest) -> tuple[Deck, DeckVersion] | None:
+    """The deck and version that ``?copy=<deck id>&version=<n>`` names, or None (also for
+    ids that name no deck: the builder then simply starts empty)."""
+    deck_id, number = request.GET.get("copy", ""), request.GET.get("version", "")
+    if not deck_id.isdigit():
+        return None
+    try:
+        deck = deck_get(deck_id=int(deck_id), include_archived=True)
+        version = deck_version_get(deck=deck, number=int(number)) if number.isdigit() else deck.latest_version
+    except (Deck.DoesNotExist, DeckVersion.DoesNotExist):
+        return None
+    return (deck, version) if version is not None else None
+
+
+def _copy_initial(deck: Deck, version: DeckVersion) -> dict:
+    """The builder's fields prefilled from another deck's version: "Copy to a new deck"."""
+    pattern = commander_line_pattern(games[deck.game].commander_label)
+    cards_text = "\n".join(line for line in version.decklist.splitlines() if not pattern.match(line)).strip() + "\n"
+    suffix = " (copy)"
+    return {
+        "game": deck.game,
+        "name": deck.name[: NAME_MAX_LENGTH - len(suffix)] + suffix,
+        "pilot": version.pilot,
+        "commander": version.commander,
+        "decklist": cards_text,
+    }
 
 
 @login_required

@@ -53,8 +53,11 @@ if (form) {
     });
   }
 
+  // The text never starts with blank lines (a list built by clicking starts with its first
+  // card) and ends with exactly one newline; an empty list is an empty box.
   function write(lines) {
-    textarea.value = lines.map((line) => line.raw).join("\n").replace(/\n*$/, "\n");
+    const text = lines.map((line) => line.raw).join("\n").replace(/^(\s*\n)+/, "").replace(/\s+$/, "");
+    textarea.value = text ? `${text}\n` : "";
     refresh();
   }
 

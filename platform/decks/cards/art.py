@@ -5,7 +5,9 @@ name, type, costs, stats and keywords picks the colours and places the shapes, s
 always looks the same, and two cards look different. What a player reads at a glance:
 
 - the palette: the game (TempoFront cool blues, Conquest warm golds) shifted per card;
-- the emblem in the middle: the card type (a crest for creatures, a crown or a sun for
+- the backdrop (rays, waves, stripes or motes) and the emblem's colour, per card;
+- the emblem in the middle: the card type (a crest, shield, burst or chevrons with a small
+  mirrored sigil of its own for creatures, a crown or a sun for
   commanders, shards for tactics, rings for responses, hills for Sites, a gem for
   Attachments, crystals for Fragments);
 - the ring of dots around the emblem: the card's cost (TempoFront Focus) or CQ (Conquest);
@@ -26,6 +28,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 WIDTH, HEIGHT = 240, 140
+#: Bumped whenever the drawing changes, so that cached pictures are fetched again.
+ART_VERSION = 2
 
 #: Base hue (degrees) of each game's palette.
 GAME_HUES = {"tempofront": 215, "conquest": 38}
@@ -43,7 +47,7 @@ def _rgb(hue: float, sat: float, light: float) -> str:
 
 def art_seed(data: Mapping[str, Any], game: str) -> str:
     """The hex digest that seeds a card's picture (also its cache version)."""
-    parts = [game, str(data.get("id")), str(data.get("name")), str(data.get("type"))]
+    parts = [str(ART_VERSION), game, str(data.get("id")), str(data.get("name")), str(data.get("type"))]
     for key in ("focus", "time", "power", "vitality", "presence", "armor", "cq"):
         parts.append(f"{key}={data.get(key)}")
     parts.append(",".join(str(k) for k in data.get("keywords") or ()))
@@ -67,16 +71,73 @@ def _star(cx: float, cy: float, outer: float, inner: float, points: int, rotatio
     return " ".join(coords)
 
 
+def _sigil(rng: random.Random, cx: float, cy: float, color: str) -> list[str]:
+    """A small mirrored 5x5 pattern (like an identicon): a mark of this card alone."""
+    cell, out = 5, []
+    for row in range(5):
+        for col in range(3):
+            if rng.random() < 0.5:
+                for c in {col, 4 - col}:
+                    out.append(f'<rect x="{cx - 12.5 + c * cell:.1f}" y="{cy - 12.5 + row * cell:.1f}" '
+                               f'width="{cell}" height="{cell}" fill="{color}"/>')
+    return out
+
+
+def _background(rng: random.Random, light: str) -> list[str]:
+    """One of a few backdrops, so that cards differ before one reads the emblem."""
+    kind = rng.choice(("rays", "waves", "stripes", "motes"))
+    out: list[str] = []
+    if kind == "rays":
+        ox, oy = rng.uniform(0, WIDTH), rng.choice((0, HEIGHT))
+        for _ in range(rng.randint(6, 11)):
+            angle = rng.uniform(0, 2 * math.pi)
+            out.append(f'<line x1="{ox:.1f}" y1="{oy}" x2="{ox + 300 * math.cos(angle):.1f}" '
+                       f'y2="{oy + 300 * math.sin(angle):.1f}" stroke="{light}" stroke-width="{rng.uniform(2, 9):.1f}" '
+                       f'opacity="0.1"/>')
+    elif kind == "waves":
+        for _ in range(rng.randint(3, 5)):
+            y = rng.uniform(15, HEIGHT - 10)
+            amp = rng.uniform(6, 16)
+            out.append(f'<path d="M0,{y:.1f} Q{WIDTH / 4:.1f},{y - amp:.1f} {WIDTH / 2:.1f},{y:.1f} '
+                       f'T{WIDTH},{y:.1f}" fill="none" stroke="{light}" stroke-width="2" opacity="0.16"/>')
+    elif kind == "stripes":
+        step = rng.randint(14, 26)
+        for x in range(-HEIGHT, WIDTH, step):
+            out.append(f'<line x1="{x}" y1="{HEIGHT}" x2="{x + HEIGHT}" y2="0" stroke="{light}" stroke-width="3" '
+                       f'opacity="0.08"/>')
+    for _ in range(rng.randint(8, 22)):
+        out.append(f'<circle cx="{rng.uniform(0, WIDTH):.1f}" cy="{rng.uniform(0, HEIGHT):.1f}" '
+                   f'r="{rng.uniform(0.6, 2.4):.1f}" fill="{light}" opacity="{rng.uniform(0.2, 0.7):.2f}"/>')
+    return out
+
+
 def _emblem(card_type: str, rng: random.Random, main: str, light: str, dark: str) -> list[str]:
     """The central shape that says the card type."""
     cx, cy = WIDTH / 2, HEIGHT / 2 + 2
     out: list[str] = []
     if card_type in ("entity", "unit"):
-        sides = rng.choice((5, 6, 7, 8))
-        out.append(f'<polygon points="{_polygon(cx, cy, 34, sides, -math.pi / 2)}" fill="{main}" stroke="{light}" '
-                   f'stroke-width="3"/>')
-        out.append(f'<polygon points="{_polygon(cx, cy, 18, sides, math.pi / 2)}" fill="{dark}" opacity="0.8"/>')
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="{rng.randint(5, 9)}" fill="{light}"/>')
+        shape = rng.choice(("crest", "shield", "burst", "twin", "chevrons"))
+        if shape == "crest":
+            sides = rng.choice((5, 6, 7, 8))
+            out.append(f'<polygon points="{_polygon(cx, cy, 36, sides, -math.pi / 2)}" fill="{main}" '
+                       f'stroke="{light}" stroke-width="3"/>')
+        elif shape == "shield":
+            out.append(f'<path d="M{cx - 32},{cy - 34} H{cx + 32} V{cy} Q{cx + 32},{cy + 30} {cx},{cy + 42} '
+                       f'Q{cx - 32},{cy + 30} {cx - 32},{cy} Z" fill="{main}" stroke="{light}" stroke-width="3"/>')
+        elif shape == "burst":
+            points = rng.randint(5, 9)
+            out.append(f'<polygon points="{_star(cx, cy, 44, 26, points, rng.random())}" fill="{main}" '
+                       f'stroke="{light}" stroke-width="2"/>')
+        elif shape == "twin":
+            out.append(f'<circle cx="{cx - 18}" cy="{cy}" r="28" fill="{main}" stroke="{light}" stroke-width="2"/>')
+            out.append(f'<circle cx="{cx + 18}" cy="{cy}" r="28" fill="{main}" stroke="{light}" stroke-width="2" '
+                       f'opacity="0.85"/>')
+        else:
+            for i in range(3):
+                y = cy - 30 + i * 22
+                out.append(f'<polygon points="{cx - 40},{y + 18} {cx},{y - 4} {cx + 40},{y + 18} {cx + 40},{y + 28} '
+                           f'{cx},{y + 6} {cx - 40},{y + 28}" fill="{light if i == 1 else main}"/>')
+        out.extend(_sigil(rng, cx, cy, dark))
     elif card_type in ("leader", "celestial"):
         rays = rng.randint(7, 12)
         out.append(f'<polygon points="{_star(cx, cy, 44, 24, rays, rng.random())}" fill="{light}" opacity="0.85"/>')
@@ -160,9 +221,10 @@ def _keyword_mark(word: str, x: float, y: float, color: str) -> str:
 @functools.lru_cache(maxsize=512)
 def _render(game: str, card_type: str, name: str, seed: str, cost: int, keywords: tuple[str, ...]) -> str:
     rng = random.Random(seed)
-    hue = GAME_HUES.get(game, 180) + TYPE_HUE_SHIFT.get(card_type, 0) + rng.uniform(-28, 28)
-    sky_top, sky_bottom = _rgb(hue, 0.45, 0.16), _rgb(hue + rng.uniform(20, 60), 0.5, 0.3)
-    main, light, dark = _rgb(hue + 180 * rng.random() * 0.3, 0.6, 0.55), _rgb(hue + 25, 0.85, 0.75), _rgb(hue, 0.4, 0.1)
+    hue = GAME_HUES.get(game, 180) + TYPE_HUE_SHIFT.get(card_type, 0) + rng.uniform(-55, 55)
+    sky_top, sky_bottom = _rgb(hue, 0.45, 0.16), _rgb(hue + rng.uniform(-70, 70), 0.5, rng.uniform(0.24, 0.36))
+    accent = hue + rng.choice((150, 180, 210, 0)) + rng.uniform(-20, 20)
+    main, light, dark = _rgb(accent, 0.6, 0.55), _rgb(accent + 25, 0.85, 0.78), _rgb(hue, 0.4, 0.1)
     grad = f"g{seed[:10]}"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
@@ -172,10 +234,8 @@ def _render(game: str, card_type: str, name: str, seed: str, cost: int, keywords
         "</linearGradient></defs>",
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="url(#{grad})"/>',
     ]
-    # A scatter of background motes and a large faint shape, placed by the card's stream.
-    for _ in range(rng.randint(10, 22)):
-        parts.append(f'<circle cx="{rng.uniform(0, WIDTH):.1f}" cy="{rng.uniform(0, HEIGHT):.1f}" '
-                     f'r="{rng.uniform(0.6, 2.4):.1f}" fill="{light}" opacity="{rng.uniform(0.2, 0.7):.2f}"/>')
+    # A backdrop and a large faint shape, placed by the card's stream.
+    parts.extend(_background(rng, light))
     ghost = _polygon(rng.uniform(30, WIDTH - 30), rng.uniform(20, HEIGHT - 20), rng.uniform(50, 90),
                      rng.randint(3, 6), rng.random() * 6)
     parts.append(f'<polygon points="{ghost}" fill="{light}" opacity="0.08"/>')
