@@ -6,6 +6,8 @@
    engine cannot import yet is listed as "not built yet".
 2. Bots: when ``engine.bots.bench`` exists, its ``bot_benchmarks`` (strength pairings and
    decision speed, each with the command that reproduces it) adds its own section.
+3. Tournament pairing: bench/pairing.py (Swiss pairing speed and quality for 1,024 and
+   10,000 players) adds its section.
 
 The file starts with the machine (CPU model, cores, Python version) and the date.
 
