@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import AuthenticationFailed
@@ -14,6 +15,13 @@ from rest_framework.views import APIView
 from accounts.serializers import CredentialsSerializer, RegisteredSerializer, TokenSerializer, UserSerializer
 from accounts.services import token_for, user_register
 from config.api import ErrorSerializer
+from config.throttling import LoginThrottle, LoginUsernameThrottle, RegisterThrottle
+
+
+def _no_store(response: Response) -> Response:
+    """A response carrying a token must not be kept by any cache (``Cache-Control: no-store``)."""
+    add_never_cache_headers(response)
+    return response
 
 
 class RegisterView(APIView):
@@ -22,6 +30,7 @@ class RegisterView(APIView):
     # Credentials in the body are the whole point: a stale token or session must not get in the way.
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    throttle_classes = [RegisterThrottle]
 
     @extend_schema(
         operation_id="accounts_register",
@@ -33,7 +42,7 @@ class RegisterView(APIView):
         data.is_valid(raise_exception=True)
         user = user_register(username=data.validated_data["username"], password=data.validated_data["password"])
         body = {"user": UserSerializer(user).data, "token": token_for(user=user)}
-        return Response(body, status=status.HTTP_201_CREATED)
+        return _no_store(Response(body, status=status.HTTP_201_CREATED))
 
 
 class TokenView(APIView):
@@ -41,6 +50,8 @@ class TokenView(APIView):
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    # Per address and per submitted username: many addresses guessing one password are limited too.
+    throttle_classes = [LoginThrottle, LoginUsernameThrottle]
 
     @extend_schema(
         operation_id="accounts_token",
@@ -55,7 +66,7 @@ class TokenView(APIView):
         )
         if user is None:
             raise AuthenticationFailed("No active account with this username and password.")
-        return Response({"token": token_for(user=user)})
+        return _no_store(Response({"token": token_for(user=user)}))
 
     def get_authenticate_header(self, request: Request) -> str:
         # Wrong credentials are a 401 inviting token auth (DRF would make it a 403 when a

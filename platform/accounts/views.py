@@ -10,12 +10,16 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import LoginForm, SignupForm
 from accounts.selectors import player_decks, player_get, recent_matches
 from accounts.services import token_for, user_register
+from config.throttling import LoginThrottle, LoginUsernameThrottle, RegisterThrottle, throttle_wait
+from web.errors import too_many_requests
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -25,11 +29,19 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """``/accounts/signup/``: create an account and log in; then go to ``next`` or the new profile."""
+    """``/accounts/signup/``: create an account and log in; then go to ``next`` or the new profile.
+
+    Sign-ups are rate-limited per address (the styled 429 page past the limit).
+    """
     if request.user.is_authenticated:
         return redirect("accounts:profile", username=request.user.get_username())
+    if request.method == "POST":
+        wait = throttle_wait(request, [RegisterThrottle()])
+        if wait is not None:
+            return too_many_requests(request, wait=wait)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -45,12 +57,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""})
 
 
+@method_decorator(never_cache, name="dispatch")
 class SiteLoginView(LoginView):
-    """``/accounts/login/``: Django's login view with the site's template."""
+    """``/accounts/login/``: Django's login view with the site's template.
+
+    Attempts are rate-limited per address and per submitted username, like the token API
+    (the styled 429 page past the limit).
+    """
 
     template_name = "accounts/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        wait = throttle_wait(request, [LoginThrottle(), LoginUsernameThrottle()])
+        if wait is not None:
+            return too_many_requests(request, wait=wait)
+        return super().post(request, *args, **kwargs)
 
     def get_default_redirect_url(self) -> str:
         return reverse("accounts:profile", args=[self.request.user.get_username()])
@@ -83,6 +106,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return _render_profile(request, player)
 
 
+@never_cache
 @login_required
 @require_http_methods(["POST"])
 def api_token(request: HttpRequest) -> HttpResponse:

@@ -17,6 +17,8 @@ when the error is not about fields. Views and services raise DRF exceptions or D
 from __future__ import annotations
 
 import io
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -190,8 +192,60 @@ def _declared_length(request) -> int | None:
         return None
 
 
-class JSONParser(_LimitedParserMixin, parsers.JSONParser):
-    """``application/json`` bodies, size-limited."""
+#: Deepest nesting of arrays and objects accepted in a JSON body or WebSocket frame. The
+#: API's own shapes are at most four deep; Python's decoder recurses once per level and
+#: fails with a RecursionError (a 500) near a thousand.
+MAX_JSON_DEPTH = 20
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class JSONTooDeep(ValueError):
+    """A JSON text nested deeper than :data:`MAX_JSON_DEPTH`."""
+
+    def __init__(self, limit: int = MAX_JSON_DEPTH):
+        super().__init__(f"JSON nested more than {limit} levels deep is not accepted.")
+
+
+def check_json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> None:
+    """Raise :class:`JSONTooDeep` when ``text`` nests arrays or objects deeper than ``limit``.
+
+    Counts brackets outside strings in one linear pass, before any decoding, so that the
+    check costs the same whatever the nesting; malformed text is left to the decoder.
+    """
+    depth = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            if depth > limit:
+                raise JSONTooDeep(limit)
+        else:
+            depth -= 1
+
+
+def json_loads_bounded(text: str, limit: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` that refuses nesting deeper than ``limit`` (:class:`JSONTooDeep`)."""
+    check_json_depth(text, limit)
+    return json.loads(text)
+
+
+class _BoundedDepthMixin:
+    """Refuses a JSON body nested deeper than :data:`MAX_JSON_DEPTH` with a 400 parse error."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        if stream is not None:
+            body = stream.read()
+            try:
+                check_json_depth(body.decode("utf-8", errors="replace"))
+            except JSONTooDeep as exc:
+                raise exceptions.ParseError(str(exc)) from None
+            stream = io.BytesIO(body)
+        return super().parse(stream, media_type, parser_context)
+
+
+class JSONParser(_LimitedParserMixin, _BoundedDepthMixin, parsers.JSONParser):
+    """``application/json`` bodies, size-limited and depth-limited."""
 
 
 class FormParser(_LimitedParserMixin, parsers.FormParser):
@@ -215,11 +269,7 @@ class MultiPartParser(parsers.MultiPartParser):
 
 
 def not_found(request, exception=None):
-    """The site's 404 page, or the API's error shape for a path under /api/."""
-    from django.http import JsonResponse
-    from django.views.defaults import page_not_found
+    """The site's 404 page, or the API's error shape for a path under /api/ (web.errors)."""
+    from web.errors import not_found as handler
 
-    if request.path.startswith("/api/"):
-        body = error_body(code="not_found", message=f"No API endpoint at {request.path}.")
-        return JsonResponse(body, status=404)
-    return page_not_found(request, exception)
+    return handler(request, exception)

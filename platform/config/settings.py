@@ -23,9 +23,12 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-VAR_DIR = BASE_DIR / "var"
-
 env = environ.Env()
+
+# Local state of every process (SQLite, the embedded broker, beat's schedule): created here,
+# whichever process starts first, so that a fresh clone runs with any set of variables.
+VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 
@@ -74,6 +77,7 @@ MIDDLEWARE = [
     "web.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "web.middleware.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -120,7 +124,6 @@ def _sqlite_options() -> dict:
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
 else:
-    VAR_DIR.mkdir(exist_ok=True)
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -145,7 +148,21 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py's default socket timeout (5 s) equals channels_redis's blocking read
+            # (RedisChannelLayer.brpop_timeout, 5 s): every idle socket's read then failed
+            # with TimeoutError. The read timeout must stay well above the blocking read
+            # (tests/platform/test_redis_sockets.py checks it, and an idle socket for 30 s).
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "socket_connect_timeout": 5,
+                        "socket_keepalive": True,
+                        "health_check_interval": 15,
+                    }
+                ]
+            },
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -212,6 +229,34 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Writes in general; the account views add their own (config/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.WriteThrottle"],
+}
+
+
+def _rate(name: str, default: str) -> str | None:
+    """A rate like ``10/min`` (``s``, ``min``, ``hour``, ``day``); ``off`` for no limit."""
+    value = env.str(name, default=default).strip()
+    if value.lower() in ("off", "none", "0"):
+        return None
+    number, _, period = value.partition("/")
+    if not number.isdigit() or int(number) < 1 or period[:1] not in ("s", "m", "h", "d"):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 10/min, 100/hour or off.")
+    return value
+
+
+#: Rates of the rate limits when no variable sets them (see config/throttling.py).
+DEFAULT_THROTTLE_RATES = {
+    "register": "20/hour",
+    "login": "30/min",
+    "login_username": "10/min",
+    "write": "120/min",
+}
+THROTTLE_RATES = {
+    "register": _rate("THROTTLE_REGISTER_RATE", DEFAULT_THROTTLE_RATES["register"]),
+    "login": _rate("THROTTLE_LOGIN_RATE", DEFAULT_THROTTLE_RATES["login"]),
+    "login_username": _rate("THROTTLE_LOGIN_USERNAME_RATE", DEFAULT_THROTTLE_RATES["login_username"]),
+    "write": _rate("THROTTLE_WRITE_RATE", DEFAULT_THROTTLE_RATES["write"]),
 }
 # Largest request body accepted (bytes): decklists and challenges are a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

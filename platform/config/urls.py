@@ -16,4 +16,8 @@ urlpatterns = [
     path("", include("tournaments.urls")),
 ]
 
-handler404 = "config.api.not_found"
+# Styled pages for people, the API's error shape under /api/ (web/errors.py).
+handler400 = "web.errors.bad_request"
+handler403 = "web.errors.permission_denied"
+handler404 = "web.errors.not_found"
+handler500 = "web.errors.server_error"

@@ -8,6 +8,7 @@ field: the input's shape and the engine's deck rules together.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -19,7 +20,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api import ErrorSerializer
+from config.api import NON_FIELD_KEY, ErrorSerializer
 from decks.models import Deck, GameName
 from decks.permissions import can_delete_deck, can_edit_deck, can_register_deck
 from decks.selectors import deck_get, deck_list, deck_versions
@@ -48,7 +49,13 @@ class DeckPermission(BasePermission):
 
 
 def _write_input(request: Request, *, partial: bool) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """The fields of the body that are well-formed text, and the errors of the others."""
+    """The fields of the body that are well-formed text, and the errors of the others.
+
+    A body that is not a JSON object (``null``, ``true``, a number, a list) is a 400.
+    """
+    if not isinstance(request.data, Mapping):
+        kind = "null" if request.data is None else type(request.data).__name__
+        raise ValidationError({NON_FIELD_KEY: [f"the body must be a JSON object with the deck's fields, not {kind}"]})
     serializer = DeckWriteSerializer(data=request.data, partial=partial)
     serializer.is_valid()
     errors = {field: [str(m) for m in messages] for field, messages in serializer.errors.items()}

@@ -55,12 +55,35 @@ def deck_check(*, game: str, decklist: str, name: str = "") -> CheckedDeck:
         raise ValidationError(
             {"decklist": [f"the decklist is {len(decklist)} characters long; at most {DECKLIST_MAX_CHARS} are allowed"]}
         )
+    oversized = _oversized_counts(decklist)
+    if oversized:
+        raise ValidationError({"decklist": oversized})
     engine_game = games[game]
     try:
         parsed = engine_game.parse_deck(decklist, name=name)
     except DeckError as exc:
         raise ValidationError({"decklist": [_other_game_hint(game, p) for p in exc.problems]}) from None
     return CheckedDeck(text=parsed.to_text(engine_game.commander_label), decklist=parsed)
+
+
+#: Most digits a card count may have: no deck holds a thousand copies of anything, and a
+#: count thousands of digits long would cost a big-integer conversion (or fail one).
+COUNT_MAX_DIGITS = 3
+_LEADING_COUNT = re.compile(r"^\s*(\d+)")
+
+
+def _oversized_counts(decklist: str) -> list[str]:
+    """A problem for each line whose card count has more than ``COUNT_MAX_DIGITS`` digits."""
+    problems = []
+    for number, line in enumerate(decklist.splitlines(), start=1):
+        match = _LEADING_COUNT.match(line)
+        if match and len(match.group(1).lstrip("0") or "0") > COUNT_MAX_DIGITS:
+            digits = match.group(1)
+            shown = digits if len(digits) <= 12 else f"{digits[:6]}…({len(digits)} digits)"
+            problems.append(
+                f"line {number}: the count {shown} is too large; a count has at most {COUNT_MAX_DIGITS} digits"
+            )
+    return problems
 
 
 _UNKNOWN_NAME = re.compile(r"^unknown \w+ '(?P<name>.+)'$")

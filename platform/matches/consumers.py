@@ -11,16 +11,16 @@ cannot cross processes, so the page polls the API instead.
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.generic.websocket import JsonWebsocketConsumer
 
 from matches.models import Match
 from matches.permissions import can_view_match
 from matches.selectors import match_get
 from matches.serializers import MatchDetailSerializer
 from matches.services import group_name, json_ready
+from web.sockets import SafeJsonWebsocketConsumer
 
 
-class MatchConsumer(JsonWebsocketConsumer):
+class MatchConsumer(SafeJsonWebsocketConsumer):
     """Pushes one match's status to the browser; clients only listen."""
 
     def connect(self) -> None:

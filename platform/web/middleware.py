@@ -1,10 +1,11 @@
-"""WhiteNoise, adapted so that static files stream without blocking under ASGI."""
+"""Middleware of the site: WhiteNoise adapted to ASGI, and the refusal of NUL bytes in addresses."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 
 from asgiref.sync import sync_to_async
+from django.core.exceptions import BadRequest
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase
 from whitenoise.middleware import WhiteNoiseFileResponse
@@ -34,3 +35,24 @@ class WhiteNoiseMiddleware(BaseWhiteNoiseMiddleware):
         if isinstance(request, ASGIRequest) and isinstance(response, WhiteNoiseFileResponse) and not response.is_async:
             response.streaming_content = _read_in_thread(response.streaming_content)
         return response
+
+
+class RefuseNulMiddleware:
+    """A NUL byte (``%00``) anywhere in the path or the query string is a 400.
+
+    No name, search or filter of the site can contain one, and PostgreSQL refuses any
+    text that does (a 500 deep inside a query): refusing it here covers every page,
+    API endpoint, query parameter and path parameter at once. The error is the styled
+    400 page, or the API's error shape under /api/ (web/errors.py).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if "\x00" in request.path:
+            raise BadRequest("The address contains a NUL character (%00), which no page or name can contain.")
+        for key, values in request.GET.lists():
+            if "\x00" in key or any("\x00" in value for value in values):
+                raise BadRequest(f"The query parameter '{key.replace(chr(0), '')}' contains a NUL character (%00).")
+        return self.get_response(request)

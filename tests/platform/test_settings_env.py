@@ -84,9 +84,36 @@ def test_redis_url_switches_broker_channel_layer_and_cache_to_redis():
     resolved = resolved_settings(REDIS_URL=url)
     assert resolved["broker"] == url
     assert resolved["channel_layer"] == "channels_redis.core.RedisChannelLayer"
-    assert resolved["channel_hosts"] == [url]
+    assert [host["address"] for host in resolved["channel_hosts"]] == [url]
     assert resolved["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert resolved["cache_location"] == url
+
+
+def test_the_channel_layer_reads_redis_longer_than_its_blocking_read():
+    """redis-py's default read timeout (5 s) equalled channels_redis's blocking read (5 s),
+    so every idle WebSocket died after about 5 s: the layer's read timeout must stay well
+    above the blocking read, whatever versions are installed."""
+    from channels_redis.core import RedisChannelLayer
+
+    resolved = resolved_settings(REDIS_URL="redis://cache.internal:6379/3")
+    for host in resolved["channel_hosts"]:
+        assert host["socket_timeout"] >= 2 * RedisChannelLayer.brpop_timeout + 10
+        assert host["socket_connect_timeout"] <= 10
+
+
+def test_settings_create_the_var_folder_with_database_and_redis_set(tmp_path):
+    """A fresh clone has no var/; with DATABASE_URL and REDIS_URL set nothing else created it,
+    and beat crashed opening its schedule file there."""
+    var = tmp_path / "fresh-clone" / "var"
+    result = run(
+        [sys.executable, "-c", "import django; django.setup()\nfrom django.conf import settings\n"
+         "print(settings.CELERY_BEAT_SCHEDULE_FILENAME)"],
+        clean_env(VAR_DIR=str(var), DATABASE_URL="postgres://u:p@db.internal:5432/arena",
+                  REDIS_URL="redis://cache.internal:6379/3"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert var.is_dir()
+    assert result.stdout.strip().splitlines()[-1] == str(var / "celerybeat-schedule")
 
 
 @pytest.mark.parametrize(

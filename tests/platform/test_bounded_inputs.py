@@ -1,0 +1,232 @@
+"""Bounded inputs (issue 11): nothing a user sends gives a 500 or crashes a socket.
+
+Each case used to answer 500 (or close the socket with a server error): JSON nested
+1,000 deep, a NUL byte in a query parameter or a path parameter (PostgreSQL refuses NUL
+in text), a card count thousands of digits long, and a deck change whose body is not a
+JSON object. Each now answers a 4xx in the API's error shape, or the styled 400 page.
+Run them against PostgreSQL (``DATABASE_URL``) to see the NUL cases as they were.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from websockets.sync.client import connect
+
+from engine import games
+
+DEEP = "[" * 1000 + "]" * 1000
+DEEP_OBJECT = '{"a":' * 1000 + "1" + "}" * 1000
+
+
+def starter_text(game: str) -> str:
+    engine_game = games[game]
+    return list(engine_game.starter_decks().values())[0].to_text(engine_game.commander_label)
+
+
+def lenient(client):
+    """The client answers a 500 as a response instead of raising the server's exception."""
+    client.raise_request_exception = False
+    return client
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return User.objects.create_user("alice-bounds", password="pw-alice-123")
+
+
+@pytest.fixture
+def alice_api(alice) -> APIClient:
+    token, _ = Token.objects.get_or_create(user=alice)
+    client = lenient(APIClient())
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def anon_api() -> APIClient:
+    return lenient(APIClient())
+
+
+def assert_error(response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("application/json")
+    error = response.json()["error"]
+    assert set(error) == {"code", "message", "fields"} and error["message"]
+    if code:
+        assert error["code"] == code
+    return error
+
+
+# --------------------------------------------------------------------------- JSON nesting
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [DEEP, DEEP_OBJECT], ids=["array", "object"])
+def test_json_nested_a_thousand_deep_is_a_400_even_anonymously_on_register(anon_api, body):
+    error = assert_error(
+        anon_api.post("/api/accounts/register/", body, content_type="application/json"), 400, "parse_error"
+    )
+    assert "nested more than 20 levels" in error["message"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_json_nested_deep_is_refused_on_every_api_body(alice_api):
+    assert_error(alice_api.post("/api/decks/", DEEP, content_type="application/json"), 400, "parse_error")
+    assert_error(alice_api.post("/api/matches/", DEEP_OBJECT, content_type="application/json"), 400, "parse_error")
+
+
+@pytest.mark.django_db
+def test_brackets_inside_strings_do_not_count_as_nesting(anon_api):
+    """Only real nesting is refused: a name full of brackets is just text."""
+    body = json.dumps({"username": "[" * 200 + "{" * 200, "password": "x"})
+    error = assert_error(anon_api.post("/api/accounts/register/", body, content_type="application/json"), 400)
+    assert error["code"] == "validation_error"
+
+
+# --------------------------------------------------------------------------- NUL bytes
+
+
+NUL_API = ["/api/decks/?q=a%00b", "/api/decks/?owner=al%00ice", "/api/matches/?player=al%00ice",
+           "/api/cards/?q=dr%00ake", "/api/decks/?q%00=x"]
+NUL_PAGES = ["/decks/?q=a%00b", "/decks/?owner=al%00ice", "/matches/?player=al%00ice", "/players/al%00ice/",
+             "/cards/?q=dr%00ake"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", NUL_API)
+def test_a_nul_byte_in_an_api_query_is_a_400_in_the_error_shape(anon_api, url):
+    error = assert_error(anon_api.get(url), 400, "bad_request")
+    assert "NUL" in error["message"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", NUL_PAGES)
+def test_a_nul_byte_in_a_page_address_is_the_styled_400_page(client, url):
+    client.raise_request_exception = False
+    response = client.get(url)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "That request could not be read." in page and "NUL" in page
+    assert 'class="site-header"' in page  # the site's own page, not Django's bare one
+
+
+@pytest.mark.django_db
+def test_a_nul_byte_in_a_player_name_of_the_api_path_is_a_400(anon_api):
+    assert_error(anon_api.get("/api/matches/?player=%00"), 400, "bad_request")
+    assert_error(anon_api.get("/api/cards/tempofront/dr%00ake/"), 400, "bad_request")
+
+
+# --------------------------------------------------------------------------- decklists and deck bodies
+
+
+@pytest.mark.django_db
+def test_a_card_count_of_five_thousand_digits_is_a_400_naming_the_line(alice_api):
+    lines = starter_text("tempofront").splitlines()
+    card = lines[1].split(" ", 1)[1]
+    lines[1] = f"{'9' * 5000} {card}"
+    response = alice_api.post(
+        "/api/decks/", {"game": "tempofront", "name": "huge", "decklist": "\n".join(lines), "pilot": "greedy"},
+        format="json",
+    )
+    error = assert_error(response, 400, "validation_error")
+    assert any("line 2" in m and "at most 3 digits" in m for m in error["fields"]["decklist"])
+
+
+@pytest.mark.django_db
+def test_the_deck_builder_page_refuses_a_huge_count_too(client, alice):
+    client.raise_request_exception = False
+    client.force_login(alice)
+    lines = starter_text("conquest").splitlines()
+    lines[1] = f"{'7' * 5000} {lines[1].split(' ', 1)[1]}"
+    response = client.post("/decks/new/", {"game": "conquest", "name": "huge", "decklist": "\n".join(lines),
+                                           "pilot": "greedy"})
+    assert response.status_code in (200, 400)
+    assert "at most 3 digits" in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["patch", "put"])
+@pytest.mark.parametrize("body", ["null", "true", "3", "[]"])
+def test_a_deck_change_whose_body_is_not_an_object_is_a_400(alice_api, method, body):
+    created = alice_api.post(
+        "/api/decks/", {"game": "tempofront", "name": "mine", "decklist": starter_text("tempofront"),
+                        "pilot": "greedy"}, format="json",
+    )
+    assert created.status_code == 201
+    url = f"/api/decks/{created.json()['id']}/"
+    error = assert_error(getattr(alice_api, method)(url, body, content_type="application/json"), 400)
+    assert "JSON object" in error["message"]
+    assert alice_api.get(url).json()["name"] == "mine"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", ["null", "true", "3"])
+def test_post_to_a_deck_is_a_405_in_the_error_shape_whatever_the_body(alice_api, body):
+    created = alice_api.post(
+        "/api/decks/", {"game": "tempofront", "name": "mine", "decklist": starter_text("tempofront"),
+                        "pilot": "greedy"}, format="json",
+    )
+    assert_error(alice_api.post(f"/api/decks/{created.json()['id']}/", body, content_type="application/json"), 405,
+                 "method_not_allowed")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", ["null", "true", "3", "[]"])
+def test_a_deck_creation_whose_body_is_not_an_object_is_a_400(alice_api, body):
+    assert_error(alice_api.post("/api/decks/", body, content_type="application/json"), 400)
+
+
+# --------------------------------------------------------------------------- WebSocket frames
+
+
+def receive(socket, timeout: float = 20.0) -> dict:
+    return json.loads(socket.recv(timeout=timeout))
+
+
+BAD_FRAMES = [
+    ("not json {", "invalid_json"),
+    (b"\x00\x01binary", "binary_frame"),
+    (DEEP, "too_deep"),
+]
+
+
+def assert_bad_frames_answered(socket, greeting_type: str) -> None:
+    for frame, code in BAD_FRAMES:
+        socket.send(frame)
+        answer = receive(socket)
+        assert answer["type"] == "error" and answer["code"] == code and answer["message"], answer
+    # Still open and still answering after all of them.
+    socket.send("also not json")
+    assert receive(socket)["code"] == "invalid_json"
+    assert greeting_type
+
+
+def test_the_site_socket_answers_bad_frames_with_error_frames_and_stays_open(asgi_server):
+    with connect(asgi_server.ws_url("/ws/site/"), origin=asgi_server.origin, open_timeout=10) as socket:
+        assert receive(socket) == {"type": "site.connected"}
+        assert_bad_frames_answered(socket, "site.connected")
+    assert "Traceback" not in asgi_server.log(tail=200_000).split("site.connected")[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_match_socket_answers_bad_frames_with_error_frames_and_stays_open(asgi_server):
+    from decks.services import deck_register
+    from matches.services import match_challenge
+
+    owner = User.objects.create_user("socket-owner", password="pw-socket-123")
+    decks = [
+        deck_register(owner=owner, game="tempofront", name=f"deck {i}", decklist=starter_text("tempofront"),
+                      pilot="random")
+        for i in range(2)
+    ]
+    match = match_challenge(created_by=owner, deck_versions=[d.latest_version for d in decks], best_of=1)
+    with connect(asgi_server.ws_url(f"/ws/matches/{match.pk}/"), origin=asgi_server.origin,
+                 open_timeout=10) as socket:
+        assert receive(socket)["type"] == "match.update"
+        assert_bad_frames_answered(socket, "match.update")
