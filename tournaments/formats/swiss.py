@@ -274,5 +274,6 @@ def _exact(pool: list[int], history: History, *, allow_rematch: bool) -> tuple[l
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = [(pool[min(i, j)], pool[max(i, j)]) for i, j in matching]
     matched = {p for pair in pairs for p in pair}
-    pairs.sort(key=lambda ab: pool.index(ab[0]))
+    at = {p: i for i, p in enumerate(pool)}
+    pairs.sort(key=lambda ab: at[ab[0]])
     return pairs, [p for p in pool if p not in matched]

@@ -146,7 +146,9 @@ def place_points(places: tuple[int, ...], table: PointsTable = DEFAULT_POINTS) -
     in a pod of 4 score (3 + 2) // 2 = 2 each.
     """
     n = len(places)
-    row = table[n]
+    row = table.get(n)
+    if row is None:
+        raise ValueError(f"the points table has no row for matches of {n} players")
     if len(row) != n:
         raise ValueError(f"the points table for {n} players must have {n} entries, not {row}")
     out = []
