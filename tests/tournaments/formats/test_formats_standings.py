@@ -196,6 +196,5 @@ def test_conquest_pod_standings_add_up(n, rounds, seed):
         mine = [r for r in results if s.player in r.players]
         assert s.points == sum(place_points(r.places)[r.players.index(s.player)] for r in mine)
         assert s.conquest == sum((r.conquest or (0,) * len(r.players))[r.players.index(s.player)] for r in mine)
-    for a, b in zip(table, table[1:], strict=False):
-        assert (a.points, a.omw, a.gwp, a.ogw, a.conquest) >= (b.points, b.omw, b.gwp, b.ogw, b.conquest) or \
-            a.points > b.points
+    keys = [(s.points, s.omw, s.gwp, s.ogw, s.conquest) for s in table]
+    assert keys == sorted(keys, reverse=True), "points, OMW, GW, OGW, then Conquest scored"

@@ -9,7 +9,7 @@ from formats_sim import drop_some, met_pairs, perfect_matching_exists, play_roun
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import Player, Result, bye_result, swiss_pairings, swiss_recommended_rounds
+from tournaments.formats import Player, Result, bye_result, place_points, swiss_pairings, swiss_recommended_rounds
 
 
 def field(n: int) -> list[Player]:
@@ -156,5 +156,14 @@ def test_large_fields_pair_everyone_without_rematches(n, drop_rate, seed):
             # Dirac: the graph of players who have not met has a Hamiltonian cycle, so a
             # rematch-free pairing exists (also with one player taken out for the bye).
             assert not rematches
+            # Within score groups: at most one player floats out of each group.
+            points = {a: 0 for a in active}
+            for x in results:
+                for a, pts in zip(x.players, place_points(x.places), strict=True):
+                    if a in points:
+                        points[a] += pts
+            groups = len(set(points.values()))
+            cross = sum(points[p.players[0]] != points[p.players[1]] for p in pairings if not p.bye)
+            assert cross <= groups - 1, f"{cross} pairs across {groups} score groups"
         results += play_round(rng, r, pairings)
         players = drop_some(rng, players, drop_rate)
