@@ -1,8 +1,10 @@
 """Demo data of the decks app, loaded by ``manage.py load_demo``: every starter deck of
-both games, owned by the site's ``starter`` player.
+both games, owned by the site's ``starter`` player, and one deck per game for the demo
+player ``demo`` (a copy of that game's first starter deck), so that its first challenge
+has something to play.
 
 Idempotent: a starter deck already registered is left alone, or gets a new version when
-the engine's starter list has changed since.
+the engine's starter list has changed since; the demo player's decks are made once.
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ from collections.abc import Callable
 from django.contrib.auth import get_user_model
 
 from decks.models import Deck, GameName
+from decks.selectors import starter_decks
 from decks.services import deck_register, deck_update
 from engine import games
 from engine.bots import bot_names
 
 #: The player who owns the starter decks. It has no usable password: nobody logs in as it.
 STARTER_USERNAME = "starter"
+#: The demo player (created by the web app's demo data) and the name of its deck per game.
+DEMO_USERNAME = "demo"
+DEMO_DECK_NAMES = {"tempofront": "Demo's TempoFront deck", "conquest": "Demo's Conquest deck"}
 
 
 def starter_pilot() -> str:
@@ -49,3 +55,28 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
                 log(f"starter deck {game}/{name}: the engine's list changed, now version {version.number}")
             else:
                 log(f"starter deck {game}/{name} already registered (version {version.number})")
+    _load_demo_player_decks(log=log, pilot=pilot)
+
+
+def demo_deck(*, game: str) -> Deck | None:
+    """The demo player's deck of ``game``, or None."""
+    return Deck.objects.filter(owner__username=DEMO_USERNAME, game=game, name=DEMO_DECK_NAMES[game],
+                               archived=False).first()
+
+
+def _load_demo_player_decks(*, log: Callable[[str], None], pilot: str) -> None:
+    """Give ``demo`` a copy of each game's first starter deck (by name), once."""
+    user = get_user_model().objects.filter(username=DEMO_USERNAME).first()
+    if user is None:
+        log(f"no '{DEMO_USERNAME}' user: no demo decks")
+        return
+    for game, name in DEMO_DECK_NAMES.items():
+        if demo_deck(game=game) is not None:
+            log(f"{DEMO_USERNAME}'s {game} deck already registered")
+            continue
+        source = starter_decks(game=game).order_by("name").first()
+        if source is None:
+            log(f"no {game} starter deck to copy for {DEMO_USERNAME}")
+            continue
+        deck_register(owner=user, game=game, name=name, decklist=source.latest_version.decklist, pilot=pilot)
+        log(f"registered {DEMO_USERNAME}'s {game} deck (a copy of {source.name})")
