@@ -153,20 +153,26 @@ def _split_by_decided(group: list[int], decided_rank: dict[tuple[int, int], int]
 def unresolved_ties(table: Sequence[Standing], lines: Iterable[int]) -> list[list[int]]:
     """Groups of player ids still tied across one of ``lines``, in display order.
 
-    A line ``k`` lies between positions k and k+1: for a top cut of 8 pass ``[8]``; for
-    prizes for 1st, 2nd and 3rd pass ``[1, 2, 3]``. A tied group matters when it holds
-    both position k and position k+1 for some line k. The caller breaks each group with
-    Match the Twos and passes the order back through ``standings(..., decided=...)``.
+    Dropped players never take a place that matters: they are left out, and a line ``k``
+    lies between the k-th and the (k+1)-th player who has not dropped. For a top cut of 8
+    pass ``[8]``; for prizes for 1st, 2nd and 3rd pass ``[1, 2, 3]``. A tied group (its
+    players who have not dropped) matters when it holds both the k-th and the (k+1)-th
+    place for some line k. The caller breaks each group with Match the Twos and passes the
+    order back through ``standings(..., decided=...)``.
     """
     lines = set(lines)
+    live = [s for s in sorted(table, key=lambda s: s.position) if not s.dropped]
+    place = {s.player: i + 1 for i, s in enumerate(live)}
     groups: list[list[int]] = []
     seen: set[int] = set()
-    for st in table:
-        if not st.tied_with or st.player in seen:
+    for st in live:
+        if st.player in seen:
             continue
-        members = [s for s in table if s.player == st.player or s.player in st.tied_with]
-        seen.update(s.player for s in members)
-        low, high = min(s.position for s in members), max(s.position for s in members)
+        members = [st.player, *(o for o in st.tied_with if o in place)]
+        seen.update(members)
+        if len(members) < 2:
+            continue
+        low, high = min(place[m] for m in members), max(place[m] for m in members)
         if any(low <= k < high for k in lines):
-            groups.append([s.player for s in sorted(members, key=lambda s: s.position)])
+            groups.append(sorted(members, key=place.__getitem__))
     return groups

@@ -130,6 +130,11 @@ def test_unresolved_ties_across_a_cut_line_and_match_the_twos_orders():
     table = standings(players, results, game="tempofront", decided=[[3, 1]])
     assert [s.player for s in table[:2]] == [3, 1] and [s.rank for s in table] == [1, 2, 3, 3]
     assert unresolved_ties(table, [1, 3]) == [[2, 4]]
+    # A dropped player takes no place that matters: lines count the players still in.
+    players[0] = Player(1, 1, dropped=True)
+    table = standings(players, results, game="tempofront")
+    assert table[0].dropped and table[0].tied_with == (3,)
+    assert unresolved_ties(table, [1]) == [] and unresolved_ties(table, [2]) == [[2, 4]]
 
 
 def reference_keys(players, results):
