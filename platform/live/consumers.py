@@ -48,21 +48,30 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         self.refused = 0
         self.pending: set[asyncio.TimerHandle] = set()
         try:
-            self.seat, opening = await self._opening()
+            self.seat = await self._seat()
         except LiveMatch.DoesNotExist:
+            # Accepted first so that the client reads why (a refused handshake is a bare 403).
+            await self.accept()
+            await self.error("not_found", f"there is no live match {self.match_id}")
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.group = (services.group_public(self.match_id) if self.seat is None
                       else services.group_for_seat(self.match_id, self.seat))
+        # Join the group before reading the position: a move committed in between then
+        # arrives after the opening view (clients skip a view older than the one they have)
+        # instead of being lost.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json(opening)
+        await self.send_json(await self._opening())
 
     @database_sync_to_async
-    def _opening(self):
+    def _seat(self) -> int | None:
         live = selectors.live_get(match_id=self.match_id)
-        seat = selectors.seat_of(rows=selectors.live_seats(live=live), user=self.user)
-        return seat, selectors.opening_payload(match_id=self.match_id, seat=seat)
+        return selectors.seat_of(rows=selectors.live_seats(live=live), user=self.user)
+
+    @database_sync_to_async
+    def _opening(self) -> dict:
+        return selectors.opening_payload(match_id=self.match_id, seat=self.seat)
 
     async def disconnect(self, code: int) -> None:
         for handle in self.pending:
@@ -119,8 +128,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "resign":
             await self._call(services.live_resign, match_id=self.match_id, user=self.user)
         elif kind == "view":
-            seat, opening = await self._opening()
-            await self.send_json(opening)
+            await self.send_json(await self._opening())
         else:
             await self.error("unknown_type", f"unknown frame type {kind!r}; expected act, resign, ping or view")
 
