@@ -54,7 +54,11 @@ def fill(tournament: Tournament, count: int, *, prefix: str = "p") -> list:
 def play_out(tournament: Tournament, *, limit: int = 2000) -> Tournament:
     """Play every queued match of the event in this process and advance it, until it
     finishes or nothing is left to play."""
+    from django.db.models import Q
+
+    from matches.models import MatchGame
     from matches.tasks import run_match
+    from matches.tasks import run_tiebreak as run_match_tiebreak
     from tournaments.models import Tiebreak
     from tournaments.services import tournament_tiebreak_resolve
 
@@ -62,10 +66,15 @@ def play_out(tournament: Tournament, *, limit: int = 2000) -> Tournament:
         tournament.refresh_from_db()
         if tournament.state != Tournament.State.RUNNING:
             return tournament
-        queued = list(Match.objects.filter(tournament_pairings__round__tournament=tournament,
-                                           status=Match.Status.QUEUED).values_list("pk", flat=True))
+        queued = list(Match.objects.filter(tournament_pairings__round__tournament=tournament)
+                      .filter(Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, lease_owner=""))
+                      .values_list("pk", flat=True))
         for match_id in queued:
             run_match.apply(args=[match_id])
+        # A tied Conquest game waits for its Match the Twos task: run it here too.
+        for game_id in MatchGame.objects.filter(match__tournament_pairings__round__tournament=tournament,
+                                                tiebreak=MatchGame.Tiebreak.PENDING).values_list("pk", flat=True):
+            run_match_tiebreak.apply(args=[game_id])
         for tiebreak_id in Tiebreak.objects.filter(tournament=tournament, status="pending").values_list("pk",
                                                                                                        flat=True):
             tournament_tiebreak_resolve(tiebreak_id=tiebreak_id)

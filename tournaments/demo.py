@@ -1,0 +1,129 @@
+"""Demo data of the tournaments app, loaded by ``manage.py load_demo`` (after the decks and
+matches apps): so that a newcomer sees standings, a bracket and replays at once.
+
+- "Demo Winter Swiss": a finished TempoFront Swiss of 8 players, 3 rounds, with a top 4
+  cut and a third-place match;
+- "Demo Conquest Pod Night": a finished Conquest pod event of 8 players in pods of 4;
+- "Demo Friday Swiss": an open TempoFront Swiss with 6 entries that starts 5 minutes after
+  the demo was loaded (beat's tick starts it; the worker plays it).
+
+The finished events are played here, synchronously, by random bots (they take seconds),
+with fixed tournament seeds. Entrants are demo players (``demo-<name>``, no usable
+password) each with a copy of a starter deck. Idempotent: an event that exists is left
+alone; the open one is created again only when no demo event is open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from decks.models import Deck
+from decks.services import deck_register
+from engine import games
+from tournaments.models import Entry, Tournament
+from web.demo import DEMO_USERNAME
+
+PLAYERS = ("ana", "bo", "cyd", "dee", "eli", "fay", "gus", "hal")
+SWISS = "Demo Winter Swiss"
+PODS = "Demo Conquest Pod Night"
+OPEN = "Demo Friday Swiss"
+
+
+def _player(name: str):
+    user, created = get_user_model().objects.get_or_create(username=f"demo-{name}",
+                                                           defaults={"first_name": name.title()})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def _deck(user, game: str, index: int) -> Deck:
+    engine_game = games[game]
+    starters = list(engine_game.starter_decks().items())
+    name, decklist = starters[index % len(starters)]
+    deck = Deck.objects.filter(owner=user, game=game, archived=False).first()
+    if deck is None:
+        deck = deck_register(owner=user, game=game, name=f"{user.first_name}'s {name}",
+                             decklist=decklist.to_text(engine_game.commander_label), pilot="random")
+    return deck
+
+
+def _entrants(tournament: Tournament, count: int) -> None:
+    for index, name in enumerate(PLAYERS[:count]):
+        user = _player(name)
+        deck = _deck(user, tournament.game, index)
+        Entry.objects.get_or_create(tournament=tournament, player=user,
+                                    defaults={"deck": deck, "deck_version": deck.latest_version})
+
+
+def _play(tournament: Tournament, log: Callable[[str], None]) -> None:
+    """Play the event to its end in this process: each queued match by the match task
+    itself, run eagerly, then the event advanced."""
+    from django.db.models import Q
+
+    from matches.models import Match, MatchGame
+    from matches.tasks import run_match
+    from matches.tasks import run_tiebreak as run_match_tiebreak
+    from tournaments.models import Tiebreak
+    from tournaments.services import tournament_advance, tournament_tiebreak_resolve
+
+    for _ in range(200):
+        tournament.refresh_from_db()
+        if tournament.state != Tournament.State.RUNNING:
+            break
+        queued = list(Match.objects.filter(tournament_pairings__round__tournament=tournament)
+                      .filter(Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, lease_owner=""))
+                      .values_list("pk", flat=True))
+        for match_id in queued:
+            run_match.apply(args=[match_id])
+        # A tied Conquest game waits for its Match the Twos task: run it here too.
+        for game_id in MatchGame.objects.filter(match__tournament_pairings__round__tournament=tournament,
+                                                tiebreak=MatchGame.Tiebreak.PENDING).values_list("pk", flat=True):
+            run_match_tiebreak.apply(args=[game_id])
+        for tiebreak_id in Tiebreak.objects.filter(tournament=tournament, status=Tiebreak.Status.PENDING) \
+                .values_list("pk", flat=True):
+            tournament_tiebreak_resolve(tiebreak_id=tiebreak_id)
+        tournament_advance(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    winner = tournament.winner.player.username if tournament.winner else "nobody"
+    log(f"played '{tournament.name}' to the end: {tournament.current_round} rounds, won by {winner}")
+
+
+def load_demo_data(*, log: Callable[[str], None]) -> None:
+    from tournaments.services import tournament_create, tournament_start
+
+    organiser = get_user_model().objects.filter(username=DEMO_USERNAME).first()
+    if organiser is None:
+        log(f"no '{DEMO_USERNAME}' user: no demo tournaments")
+        return
+    now = timezone.now()
+    finished = (
+        (SWISS, {"game": "tempofront", "format": "swiss_cut", "rounds": 3, "top_cut": 4, "third_place": True,
+                 "description": "Eight decks, three Swiss rounds, then a top 4 cut with a third-place match."},
+         2026_12),
+        (PODS, {"game": "conquest", "format": "conquest_pods", "players_per_game": 4, "rounds": 2,
+                "description": "Four-player Conquest pods: 3/2/1/0 points by place, two rounds."}, 2026_13),
+    )
+    for name, settings, seed in finished:
+        if Tournament.objects.filter(name=name, organiser=organiser).exists():
+            log(f"'{name}' already exists")
+            continue
+        event = tournament_create(organiser=organiser, name=name, starts_at=now - timedelta(hours=1), best_of=1,
+                                  **settings)
+        Tournament.objects.filter(pk=event.pk).update(seed=seed)
+        _entrants(event, len(PLAYERS))
+        tournament_start(tournament_id=event.pk, now=now)
+        _play(event, log)
+    if Tournament.objects.filter(name=OPEN, organiser=organiser, state=Tournament.State.OPEN).exists():
+        log(f"'{OPEN}' is already open")
+        return
+    event = tournament_create(organiser=organiser, name=OPEN, game="tempofront", format="swiss", best_of=3,
+                              starts_at=now + timedelta(minutes=5), entry_limit=16,
+                              description="Starts five minutes after the demo loads: enter a deck and watch it run.")
+    _entrants(event, 6)
+    log(f"'{OPEN}' is open with 6 entries and starts at {event.starts_at:%H:%M} UTC")
