@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import groupby
@@ -66,23 +67,31 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
                         st.beat[other] = st.beat.get(other, 0) + 1
                     elif r.places[i] > r.places[j]:
                         st.beat[other] = st.beat.get(other, 0) - 1
-    third = Fraction(1, 3)
-    mwp = {pid: (Fraction(st.points, st.max_points) if st.max_points else Fraction(0)) for pid, st in stats.items()}
-    gwp = {pid: (Fraction(3 * st.game_wins + st.game_draws, 3 * st.games) if st.games else Fraction(0))
-           for pid, st in stats.items()}
+    # Exact percentages without a Fraction per opponent: every percentage is an integer
+    # over one common denominator (the lcm of all of them, a multiple of 3 for the floor).
+    mw_den = math.lcm(3, *(st.max_points for st in stats.values() if st.max_points))
+    gw_den = math.lcm(3, *(3 * st.games for st in stats.values() if st.games))
+    mw_num = {pid: st.points * (mw_den // st.max_points) if st.max_points else 0 for pid, st in stats.items()}
+    gw_num = {pid: (3 * st.game_wins + st.game_draws) * (gw_den // (3 * st.games)) if st.games else 0
+              for pid, st in stats.items()}
+    mwp = {pid: Fraction(num, mw_den) for pid, num in mw_num.items()}
+    gwp = {pid: Fraction(num, gw_den) for pid, num in gw_num.items()}
 
-    def mean_floored(values: dict[int, Fraction], opponents: list[int]) -> Fraction:
+    def mean_floored(nums: dict[int, int], den: int, opponents: list[int]) -> Fraction:
         if not opponents:
             return Fraction(0)
-        return sum((max(values[o], third) for o in opponents), Fraction(0)) / len(opponents)
+        floor = den // 3
+        return Fraction(sum(max(nums[o], floor) for o in opponents), den * len(opponents))
 
-    omw = {pid: mean_floored(mwp, st.opponents) for pid, st in stats.items()}
-    ogw = {pid: mean_floored(gwp, st.opponents) for pid, st in stats.items()}
+    omw = {pid: mean_floored(mw_num, mw_den, st.opponents) for pid, st in stats.items()}
+    ogw = {pid: mean_floored(gw_num, gw_den, st.opponents) for pid, st in stats.items()}
     conquest = game == "conquest"
 
-    def key(pid: int) -> tuple:
-        st = stats[pid]
-        return (-st.points, -omw[pid], -gwp[pid], -ogw[pid], -st.conquest if conquest else 0)
+    # Sort on integer ranks of the exact values: the same order, much cheaper to compare.
+    omw_rank, gwp_rank, ogw_rank = (_dense_rank(values) for values in (omw, gwp, ogw))
+    keys = {pid: (-st.points, -omw_rank[pid], -gwp_rank[pid], -ogw_rank[pid], -st.conquest if conquest else 0)
+            for pid, st in stats.items()}
+    key = keys.__getitem__
 
     decided_rank: dict[tuple[int, int], int] = {}
     for order in decided:
@@ -123,6 +132,12 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
                 tied_with=tuple(o for o in piece if o != pid),
             ))
     return table
+
+
+def _dense_rank(values: dict[int, Fraction]) -> dict[int, int]:
+    """Each player's rank among the distinct values (0 = lowest): equal values, equal ranks."""
+    rank = {v: i for i, v in enumerate(sorted(set(values.values())))}
+    return {pid: rank[v] for pid, v in values.items()}
 
 
 class _Stats:
