@@ -36,7 +36,8 @@ def pod_sizes(n: int, pod_size: int = 4) -> list[int]:
 
 def pod_pairings(players: Sequence[Player], results: Sequence[Result], round_number: int, *, seed: int = 0,
                  pod_size: int = 4, points: PointsTable = DEFAULT_POINTS) -> list[Pairing]:
-    """The pods of round ``round_number``.
+    """The pods of round ``round_number``. Pass every entry, dropped ones marked (they
+    are left out of the pods; their results still count).
 
     Round 1: seeds are spread so the top seeds sit in different pods (pod k gets seeds k,
     k + P, k + 2P, ... for P pods). Later rounds: players ranked by match points (``points``

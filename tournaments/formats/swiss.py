@@ -20,7 +20,8 @@ def swiss_pairings(players: Sequence[Player], results: Sequence[Result], round_n
                    seed: int = 0) -> list[Pairing]:
     """The pairings of Swiss round ``round_number`` from every earlier round's ``results``.
 
-    Dropped players are left out. Round 1 (no results yet): players in seed order, top half
+    Pass every entry, dropped ones marked: a dropped player is left out of the pairings,
+    but its results still count for its opponents. Round 1 (no results yet): players in seed order, top half
     against bottom half (seed 1 v seed n/2+1, ...). Later rounds: players ranked by match
     points, then seed; paired within score groups, top half of a group against its bottom
     half, floating the lowest player of an odd group down; never a rematch while a pairing
