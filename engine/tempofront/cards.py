@@ -79,6 +79,7 @@ PENDING_KINDS = {
     "activate": "an activated ability",
     "leader": "a Leader ability",
     "reaction": "a Reaction",
+    "prepare": "a Prepare",
 }
 #: Pending actions performed by an Entity on the board (the ``actor`` of a punish).
 ACTOR_KINDS = {"strike", "shift", "activate"}

@@ -53,7 +53,7 @@ class TempoFrontGame(Game):
 
     name = "tempofront"
     title = "TempoFront"
-    rules_version = "1"
+    rules_version = "2"
     min_seats = 2
     max_seats = 2
     commander_label = "Leader"

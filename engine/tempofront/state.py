@@ -496,7 +496,8 @@ class TempoState:
 
     def determinize(self, seat: int, rng: Rng) -> TempoState:
         """Resample what ``seat`` cannot see: its own deck order, and the opponent's hand,
-        Reserve, cards being scouted and deck (pooled, then dealt back in the same sizes);
+        Reserve, cards being scouted, card being Prepared (T18) and deck (pooled, then dealt
+        back in the same sizes);
         the match's random stream is reseeded from ``rng``."""
         other = self.clone()
         mine = other.players[seat]
@@ -504,13 +505,17 @@ class TempoState:
         deck = sorted(mine.deck)
         rng.shuffle(deck)
         mine.deck = deck
-        pool = sorted(foe.hand + foe.reserve + foe.scouting + foe.deck)
+        preparing = [item for item in other.chain if item.kind == "prepare" and item.seat != seat]
+        pool = sorted(foe.hand + foe.reserve + foe.scouting + [item.card for item in preparing] + foe.deck)
         rng.shuffle(pool)
         sizes = (len(foe.hand), len(foe.reserve), len(foe.scouting))
         foe.hand = pool[:sizes[0]]
         foe.reserve = pool[sizes[0]:sizes[0] + sizes[1]]
         foe.scouting = pool[sizes[0] + sizes[1]:sizes[0] + sizes[1] + sizes[2]]
-        foe.deck = pool[sizes[0] + sizes[1] + sizes[2]:]
+        rest = pool[sizes[0] + sizes[1] + sizes[2]:]
+        for item in preparing:  # T18: the card being Prepared is face down
+            item.card = rest.pop(0)
+        foe.deck = rest
         other.rng = Rng(_raw=rng.next64())
         return other
 
@@ -578,7 +583,7 @@ class TempoState:
                                    "presence": CARDS[site[0]].presence, "text": CARDS[site[0]].text}
                                   if site else None) for f, site in enumerate(self.sites)},
             "presence": {FRONTS[f]: [presence[0][f], presence[1][f]] for f in range(3)},
-            "chain": [self._item_view(item) for item in self.chain],
+            "chain": [self._item_view(item, seat) for item in self.chain],
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
         if seat in (0, 1):
@@ -623,9 +628,10 @@ class TempoState:
             "text": unit.card.text,
         }
 
-    def _item_view(self, item: Item) -> dict[str, Any]:
+    def _item_view(self, item: Item, seat: int | None) -> dict[str, Any]:
+        hidden = item.kind == "prepare" and seat != item.seat  # T18: a Prepared card is face down
         return {
-            "seat": item.seat, "kind": item.kind, "card": _card_ref(item.card),
+            "seat": item.seat, "kind": item.kind, "card": None if hidden else _card_ref(item.card),
             "from": POS[item.seat][item.slot] if item.kind in ACTOR_KINDS or item.kind == "deploy" else None,
             "to": POS[item.seat][item.to_slot] if item.kind == "shift" else None,
             "target": item.target, "cancelled": item.cancelled, "text": self.item_words(item),
@@ -718,6 +724,8 @@ class TempoState:
             return f"{who}'s ability of {name}"
         if kind == "leader":
             return f"{who}'s Leader ability ({name})"
+        if kind == "prepare":
+            return f"{who}'s Prepare"  # T18: which card is never said
         return f"{who}'s {name}"
 
     def _cost(self, player: Player, card: Card) -> tuple[int, int, bool]:
@@ -1067,17 +1075,17 @@ class TempoState:
         self._declare(item, events)
 
     def _do_prepare(self, seat: int, action: Action, events: list[Event]) -> None:
+        """T18: Prepare is a main action. Declared and paid, it opens a response window; the
+        other player learns only that a card is being Prepared, never which."""
         cid = action.params[0][1]
         p = self.players[seat]
         p.hand.remove(cid)
-        p.reserve.append(cid)
         p.time += self.params.prepare_time
-        # A Prepared card goes face down: nothing public to respond to, so no window opens.
-        events.append(Event("prepare", f"You Prepared {CARDS[cid].name}", {"seat": seat, "card": cid},
-                            private_to=seat))
-        events.append(Event("prepare", f"{SEAT[seat]} Prepared a card ({self.params.prepare_time} Time)",
-                            {"seat": seat}))
-        self._advance(events)
+        events.append(Event("declare", f"You Prepare {CARDS[cid].name} ({self.params.prepare_time} Time)",
+                            {"seat": seat, "kind": "prepare", "card": cid}, private_to=seat))
+        events.append(Event("declare", f"{SEAT[seat]} Prepares a card ({self.params.prepare_time} Time)",
+                            {"seat": seat, "kind": "prepare"}))
+        self._declare(Item(seat, "prepare", cid), events)
 
     def _do_react(self, seat: int, action: Action, events: list[Event]) -> None:
         card = CARDS[action.params[0][1]]
@@ -1137,7 +1145,10 @@ class TempoState:
             item = chain[-1]
             if item.cancelled:
                 chain.pop()
-                if item.kind not in ACTOR_KINDS and item.kind != "leader":
+                if item.kind == "prepare":
+                    # T5: a cancelled Prepare does nothing (the card stays in hand); its Time stays paid.
+                    self.players[item.seat].hand.append(item.card)
+                elif item.kind not in ACTOR_KINDS and item.kind != "leader":
                     self.players[item.seat].discard.append(item.card)
                 continue
             paused = self._resolve_item(item, events)
@@ -1211,6 +1222,12 @@ class TempoState:
         if kind == "tactic" or kind == "reaction":
             p.discard.append(item.card)
             return True
+        if kind == "prepare":
+            p.reserve.append(item.card)
+            events.append(Event("prepare", f"You Prepared {CARDS[item.card].name}", {"seat": seat, "card": item.card},
+                                private_to=seat))
+            events.append(Event("prepare", f"{SEAT[seat]} Prepared a card", {"seat": seat}))
+            return False
         if kind == "strike":
             self._strike(item, events)
             return False

@@ -29,11 +29,9 @@ def test_R1_window_opens_on_public_counters_only():
     assert full_timeline.phase == "main", "at 12 Time no Reaction fits"
 
 
-def test_R2_prepare_and_pass_open_no_window():
-    """R2: Prepare (face down) and Pass open no response window."""
+def test_R2_pass_opens_no_window():
+    """R2 (with RULINGS T18): Pass is not a main action and opens no response window."""
     state = position({"hand": ["Hush", "Cinder Imp"]}, {"hand": ["Countermand"]}, time=(0, 5))
-    act(state, 0, "prepare", card="hush")
-    assert state.phase == "main" and state.to_act() == (0,)
     act(state, 0, "pass")
     assert state.phase == "main" and state.to_act() == (1,)
 

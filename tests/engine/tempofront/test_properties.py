@@ -24,7 +24,7 @@ from engine.tempofront.state import FRONTS, LEADER_POS, POS, ROWS
 
 DECKS = list(GAME.starter_decks().values())
 PAIRS = list(itertools.product(range(len(DECKS)), repeat=2))
-HAND_KINDS = {"deploy", "tactic", "attach", "site", "reaction"}
+HAND_KINDS = {"deploy", "tactic", "attach", "site", "reaction", "prepare"}  # "prepare": T18
 
 
 def _match(seed: int):
