@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
+from kombu.exceptions import ChannelError
 
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange
@@ -210,16 +211,26 @@ class Activity:
     queues: dict[str, int | None]  # None: the broker did not answer
 
 
-def queue_depths(timeout: float = BROKER_TIMEOUT_SECONDS) -> dict[str, int | None]:
-    """Messages waiting in each Celery queue, read from the broker; every value is None
-    when the broker does not answer within ``timeout`` seconds."""
+def queue_depths(timeout: float = BROKER_TIMEOUT_SECONDS, broker_url: str | None = None) -> dict[str, int | None]:
+    """Messages waiting in each Celery queue, read from the broker (``broker_url``, the
+    configured one by default); every value is None when the broker does not answer
+    within ``timeout`` seconds."""
     from config.celery import QUEUES, app
 
+    def depth(channel, name: str) -> int:
+        try:
+            return channel.queue_declare(queue=name, passive=True).message_count
+        except ChannelError:  # the broker holds no such queue yet (Redis drops empty ones): nothing waits
+            return 0
+
     def count() -> dict[str, int]:
-        with app.connection_for_read() as connection:
+        with app.connection_for_read(broker_url) as connection:
             connection.ensure_connection(max_retries=1, timeout=timeout)
-            channel = connection.default_channel
-            return {name: channel.queue_declare(queue=name, passive=True).message_count for name in QUEUES}
+            channel = connection.channel()
+            try:
+                return {name: depth(channel, name) for name in QUEUES}
+            finally:
+                channel.close()
 
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     future = pool.submit(count)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from ladder import conf
 from ladder.models import Rating
@@ -26,7 +27,7 @@ def percent(value: float | None) -> str:
 @register.simple_tag
 def form_badges(form: str) -> str:
     if not form:
-        return format_html('<span class="muted">—</span>')
+        return mark_safe('<span class="muted">—</span>')
     return format_html(
         '<span class="form-badges" aria-label="Recent results, oldest first: {}">{}</span>',
         ", ".join(FORM_TITLES[c] for c in form),
@@ -43,7 +44,7 @@ def trend_arrow(trend: float) -> str:
     if trend < -TREND_FLAT:
         return format_html('<span class="trend trend-down" title="{} over the last five matches">▼ {}</span>',
                            f"{trend:.1f}", f"{-trend:.1f}")
-    return format_html('<span class="trend trend-flat" title="No change over the last five matches">▬</span>')
+    return mark_safe('<span class="trend trend-flat" title="No change over the last five matches">▬</span>')
 
 
 def _panel(rating: Rating | None) -> dict:
