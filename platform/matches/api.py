@@ -9,7 +9,7 @@
   winner, result and games.
 - ``GET /api/matches/<id>/replay/?game=N&from=I&count=K``: a page of game N's frames
   (positions I to I+K-1) the engine reconstructs from its log, verified the first time;
-  ``format=engine`` gives the engine's replay file once the match is over.
+  ``download=1`` gives the engine's replay file once the match is over.
 
 Errors use the project's one shape (config/api.py).
 """
@@ -17,6 +17,7 @@ Errors use the project's one shape (config/api.py).
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
@@ -39,7 +40,7 @@ from matches.selectors import (
     match_get,
     match_list,
     match_replay_file,
-    match_replay_json,
+    match_replay_page,
 )
 from matches.serializers import ChallengeSerializer, MatchDetailSerializer, MatchSerializer
 from matches.services import TooManyOpenChallenges, match_challenge, match_game_verify
@@ -168,15 +169,15 @@ REPLAY_PARAMETERS = [
     OpenApiParameter("count", OpenApiTypes.INT, description=(
         f"Frames in the page, 1 to {REPLAY_PAGE_MAX} (default {REPLAY_PAGE_DEFAULT}); a page is also cut short at "
         f"{REPLAY_PAGE_MAX_BYTES} bytes of frames: follow next_from")),
-    OpenApiParameter("format", OpenApiTypes.STR, enum=["frames", "engine"], description=(
-        "frames (default): a page of frames for the viewer; engine: the engine's replay file (seed, decks, "
-        "params, actions) for `python -m engine replay --verify`, only once the match is over")),
+    OpenApiParameter("download", OpenApiTypes.INT, enum=[0, 1], description=(
+        "0 (default): a page of frames for the viewer; 1: the engine's replay file (seed, decks, params, "
+        "actions) for `python -m engine replay --verify`, only once the match is over (409 before)")),
 ]
 
 
 @method_decorator(gzip_page, name="dispatch")
 class MatchReplay(APIView):
-    """One page of frames of one game's replay, or (``format=engine``, once the match is
+    """One page of frames of one game's replay, or (``download=1``, once the match is
     over) the engine's replay file; verified by the engine the first time."""
 
     @extend_schema(
@@ -189,9 +190,7 @@ class MatchReplay(APIView):
         number = _whole_number(params, "game", 1, minimum=1, maximum=99)
         start = _whole_number(params, "from", 0, minimum=0)
         count = _whole_number(params, "count", REPLAY_PAGE_DEFAULT, minimum=1, maximum=REPLAY_PAGE_MAX)
-        kind = params.get("format", "frames").strip() or "frames"
-        if kind not in ("frames", "engine"):
-            raise ValidationError({"format": [f"format must be frames or engine, not '{kind[:40]}'"]})
+        download = _whole_number(params, "download", 0, minimum=0, maximum=1) == 1
         try:
             game = match_game_get(match=match, number=number)
         except MatchGame.DoesNotExist:
@@ -199,7 +198,7 @@ class MatchReplay(APIView):
             raise exceptions.NotFound(
                 f"Match {match.pk} has no game {number} yet ({played} game{'s' if played != 1 else ''} played)."
             ) from None
-        if kind == "engine" and not match.seed_revealed:
+        if download and not match.seed_revealed:
             return Response(error_body(
                 code="match_not_over",
                 message=f"Match {match.pk} is still {match.status}: its replay file holds the secret seed and every "
@@ -210,9 +209,9 @@ class MatchReplay(APIView):
             message = f"The replay of game {game.number} does not reproduce with this engine: {problems[0]}"
             return Response(error_body(code="replay_mismatch", message=message, fields={"replay": problems}),
                             status=status.HTTP_409_CONFLICT)
-        if kind == "engine":
+        if download:
             response = Response(match_replay_file(match=match, game=game))
             response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-game-{game.number}.json"'
             return response
-        return Response(match_replay_json(match=match, game=game, all_seats=match.seed_revealed, start=start,
-                                          count=count))
+        page = match_replay_page(match=match, game=game, all_seats=match.seed_revealed, start=start, count=count)
+        return HttpResponse(page, content_type="application/json")

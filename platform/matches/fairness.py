@@ -43,3 +43,23 @@ def commitment_holds(*, seed: int, salt: str, commitment: str) -> bool:
         return hmac.compare_digest(seed_commitment(seed=seed, salt=salt), commitment.lower())
     except ValueError:
         return False
+
+
+#: The check anyone can run on a game's replay file (``GET /api/matches/<id>/replay/
+#: ?game=N&download=1``, served once the match is over), with the commitment they saw
+#: while the match was played as the second argument. Standard library only; docs/matches.md
+#: and the verify page show exactly this text (a test keeps them equal and runs it).
+VERIFY_SCRIPT = '''\
+import hashlib, json, sys
+
+replay = json.load(open(sys.argv[1]))  # from /api/matches/<id>/replay/?game=N&download=1
+fair = replay["platform"]
+seed, salt, number = fair["match_seed"], fair["seed_salt"], fair["number"]
+published = sys.argv[2] if len(sys.argv) > 2 else fair["seed_commitment"]  # the one shown before the end
+commitment = hashlib.sha256(bytes.fromhex(salt) + str(seed).encode("ascii")).hexdigest()
+assert commitment == published.lower(), "the seed is not the one the match committed to"
+parts = (seed, "game", number)
+game_seed = int.from_bytes(hashlib.blake2b(repr(parts).encode(), digest_size=8).digest(), "big") >> 11
+assert game_seed == replay["seed"], "the game was not dealt from the match seed"
+print(f"OK: seed {seed} and salt give commitment {commitment}; game {number} was dealt from seed {game_seed}")
+'''

@@ -7,6 +7,7 @@ import zlib
 from typing import Any
 
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Match, MatchGame, MatchSeat
@@ -87,10 +88,10 @@ REPLAY_CHUNK = 50
 REPLAY_PAGE_MAX_BYTES = 1_000_000
 
 
-def match_replay_json(
+def match_replay_page(
     *, match: Match, game: MatchGame, all_seats: bool = True, start: int = 0, count: int = REPLAY_PAGE_DEFAULT,
-) -> dict[str, Any]:
-    """One page of the replay of one game, for the viewer and the API.
+) -> bytes:
+    """One page of the replay of one game, for the viewer and the API, as a JSON document.
 
     The stored replay's ``format``, ``game``, ``rules_version``, ``decks`` and ``params``,
     with ``outcome`` the game's final outcome (after any Match the Twos, whose records are
@@ -107,6 +108,10 @@ def match_replay_json(
     commitment. Without ``all_seats`` frames hold only public views, public events and
     public actions. Call ``services.match_game_verify`` first: frames of a log that does
     not replay raise.
+
+    Frames are kept as JSON text from the cache to the response (a four-player frame with
+    every seat's view is tens of kB: parsing and re-encoding a page would cost more than
+    building it), so the document is assembled here rather than by a renderer.
     """
     replay = game.load_replay()
     data = replay.to_json()
@@ -137,10 +142,10 @@ def match_replay_json(
         total_frames=total,
         count=len(frames),
         next_from=start + len(frames) if start + len(frames) < total else None,
-        frames=frames,
     )
     data["from"] = start
-    return data
+    head = json.dumps(data, separators=(",", ":"), cls=DjangoJSONEncoder)
+    return (head[:-1] + ',"frames":[' + ",".join(frames) + "]}").encode()
 
 
 def match_replay_file(*, match: Match, game: MatchGame) -> dict[str, Any]:
@@ -167,36 +172,40 @@ def _public_bot_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
 FRAMES_CACHE_SECONDS = 24 * 3600
 
 
-def _page(*, game: MatchGame, replay, tiebreak: list, all_seats: bool, start: int, count: int) -> list[dict[str, Any]]:
-    """Positions ``start`` .. ``start + count - 1`` from cached chunks of ``REPLAY_CHUNK``
-    positions, each built once by the engine; cut to ``REPLAY_PAGE_MAX_BYTES``."""
+def _page(*, game: MatchGame, replay, tiebreak: list, all_seats: bool, start: int, count: int) -> list[str]:
+    """Positions ``start`` .. ``start + count - 1`` (as JSON text) from cached chunks of
+    ``REPLAY_CHUNK`` positions, each built once by the engine; cut to ``REPLAY_PAGE_MAX_BYTES``."""
     total = len(replay.actions) + 1
     stop = min(total, start + count)
-    frames: list[dict[str, Any]] = []
+    frames: list[str] = []
+    size = 0
+    # Chunks are built (or read) one by one, and no further once the byte cap is reached.
     for chunk in range(start // REPLAY_CHUNK, (stop - 1) // REPLAY_CHUNK + 1):
         first = chunk * REPLAY_CHUNK
-        for offset, frame in enumerate(_chunk(game=game, replay=replay, tiebreak=tiebreak, all_seats=all_seats,
-                                              chunk=chunk)):
-            if start <= first + offset < stop:
-                frames.append(frame)
-    size = 0
-    for kept, frame in enumerate(frames):
-        size += len(json.dumps(frame, separators=(",", ":")))
-        if size > REPLAY_PAGE_MAX_BYTES and kept > 0:
-            return frames[:kept]
+        texts = _chunk(game=game, replay=replay, tiebreak=tiebreak, all_seats=all_seats, chunk=chunk)
+        for offset, frame in enumerate(texts):
+            if not start <= first + offset < stop:
+                continue
+            size += len(frame) + 1
+            if size > REPLAY_PAGE_MAX_BYTES and frames:
+                return frames
+            frames.append(frame)
     return frames
 
 
-def _chunk(*, game: MatchGame, replay, tiebreak: list, all_seats: bool, chunk: int) -> list[dict[str, Any]]:
-    """The frames of one chunk, rebuilt by the engine once and then cached as compressed
-    JSON, keyed by game, rules version, chunk and whose cards are shown."""
+def _chunk(*, game: MatchGame, replay, tiebreak: list, all_seats: bool, chunk: int) -> list[str]:
+    """The frames of one chunk as JSON texts (one line each), rebuilt by the engine once and
+    then cached compressed, keyed by game, rules version, chunk and whose cards are shown."""
     first = chunk * REPLAY_CHUNK
     key = (f"replay-chunk:{game.pk}:{replay.game}:{replay.rules_version}:{int(all_seats)}"
            f":{len(replay.actions)}:{len(tiebreak)}:{REPLAY_CHUNK}:{chunk}")
     blob = cache.get(key)
     if blob is not None:
-        return json.loads(zlib.decompress(blob))
-    frames = frames_page(replay, start=first, stop=first + REPLAY_CHUNK, tiebreak=tiebreak, all_seats=all_seats)
+        return zlib.decompress(blob).decode().split("\n")
+    frames = [json.dumps(frame, separators=(",", ":"))
+              for frame in frames_page(replay, start=first, stop=first + REPLAY_CHUNK, tiebreak=tiebreak,
+                                       all_seats=all_seats)]
     if game.outcome and game.tiebreak != MatchGame.Tiebreak.PENDING:
-        cache.set(key, zlib.compress(json.dumps(frames, separators=(",", ":")).encode(), 6), FRAMES_CACHE_SECONDS)
+        # json.dumps escapes every newline inside a string, so one frame is one line.
+        cache.set(key, zlib.compress("\n".join(frames).encode(), 6), FRAMES_CACHE_SECONDS)
     return frames

@@ -13,6 +13,7 @@ page_patterns = [
     path("new/", views.new, name="new"),
     path("<int:match_id>/", views.detail, name="detail"),
     path("<int:match_id>/replay/", views.replay, name="replay"),
+    path("<int:match_id>/verify/", views.verify, name="verify"),
 ]
 
 api_patterns = [

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from decks.models import Deck
 from matches.api import list_filters
+from matches.fairness import VERIFY_SCRIPT
 from matches.forms import ChallengeForm
 from matches.models import Match
 from matches.permissions import can_challenge_with, can_view_match
@@ -125,4 +126,18 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "games": games,
         "entries": match_seat_labels(match),
+    })
+
+
+@require_safe
+def verify(request: HttpRequest, match_id: int) -> HttpResponse:
+    """How to check a match's fairness: its commitment and, once it is over, its seed and
+    salt, each game's replay file, and the commands that check them."""
+    match = _visible_match(request, match_id)
+    games = list(match.games.all())
+    return render(request, "matches/verify.html", {
+        "match": match,
+        "games": games,
+        "host": request.build_absolute_uri("/").rstrip("/"),
+        "script": VERIFY_SCRIPT,
     })

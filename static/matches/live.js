@@ -58,6 +58,17 @@ function renderGames(match) {
   root.querySelector("[data-games-empty]").hidden = match.games.length > 0;
 }
 
+// The seed and salt arrive (non-null) only once the match is over.
+function renderFairness(match) {
+  const revealed = match.seed !== null && match.seed !== undefined && Boolean(match.seed_salt);
+  for (const node of root.querySelectorAll("[data-seed-reveal]")) node.hidden = !revealed;
+  root.querySelector("[data-seed-pending]").hidden = revealed;
+  if (revealed) {
+    root.querySelector("[data-seed]").textContent = String(match.seed);
+    root.querySelector("[data-seed-salt]").textContent = match.seed_salt;
+  }
+}
+
 function render(match, progress = null) {
   current = match;
   const pill = root.querySelector("[data-match-status]");
@@ -86,6 +97,7 @@ function render(match, progress = null) {
     row.querySelector("[data-entry-place]").textContent = places[Number(row.dataset.entry)] ?? "—";
   }
   renderGames(match);
+  renderFairness(match);
   if (FINISHED.has(match.status)) stopPolling();
 }
 

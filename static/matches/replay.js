@@ -1,14 +1,21 @@
-// Replay viewer: fetches GET /api/matches/<id>/replay/?game=N (the replay with the frames
-// the engine reconstructed from its action log), draws the board of the current frame,
-// keeps the event log beside it, and steps, jumps, plays at a chosen speed and links to
-// any action (?game=N&action=K, K = 0 for the start).
+// Replay viewer: fetches pages of GET /api/matches/<id>/replay/?game=N&from=I&count=K (the
+// frames the engine reconstructs from the action log, PAGE positions at a time) as the
+// user steps, draws the board of the current frame, keeps the event log of the current
+// page beside it, and steps, jumps, plays at a chosen speed and links to any action
+// (?game=N&action=K, K = 0 for the start). Only the pages shown are ever fetched.
 
 import { renderBoard } from "./boards.js";
 
 const root = document.querySelector("[data-replay]");
 
+const PAGE = 50;
+
 const state = {
-  data: null,
+  data: null, // the first page's body: seats, outcome, totals
+  frames: new Map(), // position -> frame
+  loading: new Map(), // page start -> pending fetch
+  total: 0,
+  logPage: -1,
   game: 1,
   position: 0, // 0 = before the first action; K = after action K
   perspective: "all",
@@ -37,7 +44,37 @@ function seatName(seat) {
 }
 
 function lastPosition() {
-  return state.data.frames.length - 1;
+  return state.total - 1;
+}
+
+function pageOf(position) {
+  return Math.floor(position / PAGE) * PAGE;
+}
+
+async function fetchPage(start) {
+  const response = await fetch(`${root.dataset.apiUrl}?game=${state.game}&from=${start}&count=${PAGE}`,
+    { headers: { Accept: "application/json" } });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const problems = body?.error?.fields?.replay ?? [];
+    throw new Error((body?.error?.message ?? `The replay could not be loaded (HTTP ${response.status}).`)
+      + (problems.length > 1 ? ` (${problems.length} problems)` : ""));
+  }
+  body.frames.forEach((frame, offset) => state.frames.set(body.from + offset, frame));
+  return body;
+}
+
+// The page holding ``position``, fetched once; a page cut short by the server's size cap
+// is followed by the next request for the frames it left out.
+function ensure(position) {
+  if (state.frames.has(position)) return Promise.resolve();
+  const key = pageOf(position);
+  let start = key;
+  while (start < position && state.frames.has(start)) start += 1;
+  if (!state.loading.has(key)) {
+    state.loading.set(key, fetchPage(start).finally(() => state.loading.delete(key)));
+  }
+  return state.loading.get(key).then(() => (state.frames.has(position) ? undefined : ensure(position)));
 }
 
 function permalink(position = state.position) {
@@ -63,7 +100,13 @@ function actionLabel(frame) {
 
 function renderLog() {
   const log = $("[data-log]");
-  const items = state.data.frames.map((frame, position) => {
+  state.logPage = pageOf(state.position);
+  const positions = [];
+  for (let p = state.logPage; p < Math.min(state.total, state.logPage + PAGE); p += 1) {
+    if (state.frames.has(p)) positions.push(p);
+  }
+  const items = positions.map((position) => {
+    const frame = state.frames.get(position);
     const lines = frame.events.filter(visible).map((event) =>
       el("li", { class: `log-event log-${event.kind}${event.private_to !== undefined ? " log-private" : ""}` },
         event.text));
@@ -92,7 +135,9 @@ function highlightLog() {
 // ------------------------------------------------------------------ board and controls
 
 function draw() {
-  const frame = state.data.frames[state.position];
+  const frame = state.frames.get(state.position);
+  if (!frame) return;
+  if (pageOf(state.position) !== state.logPage) renderLog();
   renderBoard($("[data-board]"), {
     game: state.data.game,
     views: frame.views,
@@ -113,7 +158,13 @@ function draw() {
 function go(position) {
   state.position = Math.max(0, Math.min(lastPosition(), position));
   if (state.position === lastPosition()) pause();
-  draw();
+  const wanted = state.position;
+  ensure(wanted).then(() => {
+    if (state.position === wanted) draw();
+    // Fetch the next page a little before the user reaches it.
+    const next = pageOf(wanted) + PAGE;
+    if (next <= lastPosition() && wanted >= next - 10) ensure(next).catch(() => {});
+  }).catch((error) => { pause(); showError(error.message); });
 }
 
 function play() {
@@ -198,33 +249,34 @@ async function load() {
   for (const tab of root.querySelectorAll("[data-game-tab]")) {
     if (Number(tab.dataset.gameTab) === state.game) tab.setAttribute("aria-current", "page");
   }
-  let response;
+  const start = Number.isFinite(wanted) && params.has("action") ? pageOf(Math.max(0, wanted)) : 0;
+  let body;
   try {
-    response = await fetch(`${root.dataset.apiUrl}?game=${state.game}`, { headers: { Accept: "application/json" } });
+    body = await fetchPage(start);
   } catch (error) {
-    showError("The replay could not be loaded: the site did not answer.");
-    return;
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const problems = body?.error?.fields?.replay ?? [];
-    showError((body?.error?.message ?? `The replay could not be loaded (HTTP ${response.status}).`)
-      + (problems.length > 1 ? ` (${problems.length} problems)` : ""));
+    showError(error instanceof TypeError ? "The replay could not be loaded: the site did not answer." : error.message);
     return;
   }
   state.data = body;
+  state.total = body.total_frames;
   $("[data-game-title]").textContent = `· game ${body.number} of ${body.games}`;
   $("[data-replay-loading]").hidden = true;
   $("[data-replay-body]").hidden = false;
   $("[data-slider]").max = lastPosition();
-  $("[data-verified]").textContent = body.verified_at
-    ? `Reconstructed by the engine from its log of ${body.actions.length} actions; verified ${new Date(body.verified_at).toLocaleString()}.`
-    : `Reconstructed by the engine from its log of ${body.actions.length} actions.`;
+  const actions = `${body.actions_count} action${body.actions_count === 1 ? "" : "s"}`;
+  $("[data-verified]").textContent = (body.verified_at
+    ? `Reconstructed by the engine from its log of ${actions}; verified ${new Date(body.verified_at).toLocaleString()}.`
+    : `Reconstructed by the engine from its log of ${actions}.`)
+    + (body.all_seats ? "" : " The match is still being played: only what spectators see is shown until it ends.");
+  const download = $("[data-download]");
+  if (download) {
+    download.hidden = !body.all_seats;
+    download.href = `${root.dataset.apiUrl}?game=${state.game}&download=1`;
+  }
   setupPerspectives();
   bindControls();
-  renderLog();
   state.position = Number.isFinite(wanted) && params.has("action") ? Math.max(0, Math.min(lastPosition(), wanted)) : 0;
-  draw();
+  go(state.position);
 }
 
 if (root && Number(root.dataset.games) > 0) load();
