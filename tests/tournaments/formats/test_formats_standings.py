@@ -102,20 +102,31 @@ def test_head_to_head_breaks_a_tie_when_all_tied_players_met():
     assert table[0].tied_with == (1,) and table[0].rank == table[1].rank == 1
 
 
-def test_conquest_total_comes_before_head_to_head():
-    players = [Player(1, 1), Player(2, 2)]
+def test_a_head_to_head_cycle_leaves_the_tie_shared():
+    players = [Player(1, 1), Player(2, 2), Player(3, 3)]
+    results = [res(1, 1, 2, 1, 0, games=1), res(2, 2, 3, 1, 0, games=1), res(3, 3, 1, 1, 0, games=1)]
+    table = standings(players, results, game="tempofront")
+    assert [s.rank for s in table] == [1, 1, 1] and [s.h2h for s in table] == [0, 0, 0]
+    assert [s.player for s in table] == [1, 2, 3] and table[0].tied_with == (2, 3)
+    assert unresolved_ties(table, [1]) == [[1, 2, 3]]
 
-    def pod(r, places, conquest):
-        return Result(round=r, players=(1, 2), places=places, game_wins=(int(places[0] == 1), int(places[1] == 1)),
-                      games=1, conquest=conquest)
 
-    # 1 beats 2 twice and loses once: head-to-head favours 1; 2 scored more Conquest.
-    results = [pod(1, (1, 2), (5, 4)), pod(2, (1, 2), (5, 4)), pod(3, (2, 1), (1, 20)),
-               pod(4, (2, 1), (1, 20))]
-    assert [s.player for s in standings(players, results, game="conquest")] == [2, 1]
-    results = results[:3]
+@pytest.mark.parametrize(("b_scored", "order"), [(3, [3, 1, 2, 4]), (4, [3, 2, 1, 4])])
+def test_conquest_total_comes_before_head_to_head(b_scored, order):
+    # A (1) beat B (2); C (3) beat A; B beat D (4); D beat C: all four 1-1, equal OMW, GW
+    # and OGW. Conquest scored: A 5, B 2 + b_scored, C 9, D 1.
+    players = [Player(i, i) for i in range(1, 5)]
+
+    def game(r, w, lo, cw, cl):
+        return Result(round=r, players=(w, lo), places=(1, 2), game_wins=(2, 0), games=2, conquest=(cw, cl))
+
+    results = [game(1, 1, 2, 3, 2), game(2, 3, 1, 6, 2), game(2, 2, 4, b_scored, 0), game(3, 4, 3, 1, 3)]
     table = standings(players, results, game="conquest")
-    assert table[0].points == 6 and table[0].player == 1
+    assert len({(s.points, s.omw, s.gwp, s.ogw) for s in table}) == 1
+    # A and B level on Conquest (5 each): head-to-head puts A first. B on 6: Conquest decides.
+    assert [s.player for s in table] == order
+    # In TempoFront there is no Conquest step: all four tied, and not all of them met.
+    assert [s.rank for s in standings(players, results, game="tempofront")] == [1, 1, 1, 1]
 
 
 def test_unresolved_ties_across_a_cut_line_and_match_the_twos_orders():
