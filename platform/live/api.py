@@ -12,12 +12,83 @@ API's one shape, config/api.py).
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from rest_framework import exceptions, permissions
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks.models import Deck, DeckVersion
 from live import selectors, services
+
+
+class QueueJoinSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="One of your decks")
+    seats = serializers.IntegerField(required=False, help_text="2, or 4 for Conquest")
+
+
+class QueueStatusSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["idle", "waiting", "matched"])
+    match = serializers.IntegerField(required=False)
+    url = serializers.CharField(required=False)
+    game = serializers.CharField(required=False)
+    seats = serializers.IntegerField(required=False)
+    waited_seconds = serializers.IntegerField(required=False)
+
+
+class PlayBotSerializer(serializers.Serializer):
+    deck = serializers.IntegerField()
+    bot = serializers.CharField(required=False, help_text="A bot spec: random, greedy, search:fast, ...")
+    seats = serializers.IntegerField(required=False)
+
+
+class LivePlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    pilot = serializers.CharField()
+    deck = serializers.CharField()
+    timed_out = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+
+
+class LiveMatchSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    game = serializers.CharField()
+    url = serializers.CharField()
+    created = serializers.DateTimeField()
+    actions = serializers.IntegerField()
+    players = LivePlayerSerializer(many=True)
+
+
+class LiveNowSerializer(serializers.Serializer):
+    results = LiveMatchSerializer(many=True)
+
+
+class ChallengeCreateSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    deck = serializers.IntegerField()
+
+
+class ChallengeAnswerSerializer(serializers.Serializer):
+    accept = serializers.BooleanField()
+    deck = serializers.IntegerField(required=False)
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    challenger = serializers.CharField()
+    challenged = serializers.CharField()
+    game = serializers.CharField()
+    deck = serializers.CharField()
+    status = serializers.CharField()
+    expires = serializers.DateTimeField()
+    match = serializers.IntegerField(allow_null=True)
+    url = serializers.CharField(allow_null=True)
+
+
+class ChallengeListSerializer(serializers.Serializer):
+    received = ChallengeSerializer(many=True)
+    sent = ChallengeSerializer(many=True)
+    accepted = ChallengeSerializer(many=True)
 
 
 class LiveConflict(exceptions.APIException):
@@ -72,6 +143,7 @@ def _match_json(live) -> dict:
 class LiveNow(APIView):
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=LiveNowSerializer, operation_id="live_now")
     def get(self, request):
         return Response({"results": [_match_json(live) for live in selectors.live_now(50)]})
 
@@ -79,15 +151,18 @@ class LiveNow(APIView):
 class Queue(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(responses=QueueStatusSerializer, operation_id="live_queue_status")
     def get(self, request):
         return Response(selectors.queue_status(user=request.user))
 
+    @extend_schema(request=QueueJoinSerializer, responses={201: QueueStatusSerializer}, operation_id="live_queue_join")
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         version = _deck_version(request.user, data.get("deck"))
         services.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
         return Response(selectors.queue_status(user=request.user), status=201)
 
+    @extend_schema(responses=QueueStatusSerializer, operation_id="live_queue_leave")
     def delete(self, request):
         left = services.live_queue_leave(user=request.user)
         return Response({"left": left, **selectors.queue_status(user=request.user)})
@@ -96,6 +171,7 @@ class Queue(APIView):
 class PlayBot(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(request=PlayBotSerializer, responses={201: LiveMatchSerializer}, operation_id="live_play_bot")
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         version = _deck_version(request.user, data.get("deck"))
@@ -110,10 +186,13 @@ class PlayBot(APIView):
 class Challenges(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(responses=ChallengeListSerializer, operation_id="live_challenges_list")
     def get(self, request):
         found = selectors.challenges_for(user=request.user)
         return Response({key: [_challenge_json(c) for c in value] for key, value in found.items()})
 
+    @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer},
+                   operation_id="live_challenges_create")
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         version = _deck_version(request.user, data.get("deck"))
@@ -128,6 +207,8 @@ class Challenges(APIView):
 class ChallengeAnswer(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
+    @extend_schema(request=ChallengeAnswerSerializer, responses=ChallengeSerializer,
+                   operation_id="live_challenges_answer")
     def post(self, request, challenge_id: int):
         data = request.data if isinstance(request.data, dict) else {}
         accept = data.get("accept")

@@ -62,14 +62,15 @@ def resolved_settings(**variables: str) -> dict:
 
 
 def test_no_environment_runs_on_embedded_defaults():
-    """Nothing set: SQLite in var/, filesystem broker in var/broker/, in-memory layer, DEBUG."""
+    """Nothing set: SQLite in var/, filesystem broker in var/broker/, SQLite-bus layer, DEBUG."""
     resolved = resolved_settings()
     assert resolved["debug"] is True
     assert resolved["db_engine"] == "django.db.backends.sqlite3"
     assert resolved["db_name"] == str(ROOT / "var" / "db.sqlite3")
     assert resolved["broker"].startswith("filesystem://")
     assert resolved["broker_folder"] == str(ROOT / "var" / "broker" / "queue")
-    assert resolved["channel_layer"] == "channels.layers.InMemoryChannelLayer"
+    # A layer that carries a worker's messages to the web process (live/layers.py).
+    assert resolved["channel_layer"] == "live.layers.SQLiteBusChannelLayer"
     assert resolved["cache"] == "django.core.cache.backends.locmem.LocMemCache"
 
 

@@ -280,3 +280,49 @@ def test_a_clock_running_out_with_nobody_connected_ends_the_match_on_the_worker(
     assert live.status == "done", f"the clock was not enforced:\n{celery_worker_process.log()}"
     assert live.log[-1][1] == {"kind": "concede", "reason": "out of time"}
     assert live.outcome["reason"] == "concession"
+
+
+@pytest.mark.redis
+def test_two_players_on_two_web_processes_play_one_match_through_redis(asgi_server, players, service_env, tmp_path):
+    """The log is the state and Redis carries the views: a second ASGI server on another
+    port shares nothing in memory with the first, yet each player sees the other's moves."""
+    import socket as sockets_module
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+    from dataclasses import replace
+
+    with sockets_module.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = open(tmp_path / "second-server.log", "wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--lifespan", "off", "--log-level", "warning"],
+        env=service_env(), stdout=log, stderr=subprocess.STDOUT)
+    second = replace(asgi_server, port=port)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, (tmp_path / "second-server.log").read_text()
+            try:
+                urllib.request.urlopen(second.url("/healthz"), timeout=5)
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the second server did not start"
+                time.sleep(0.3)
+        alice, bob, _ = players
+        live = tempofront_match(alice, bob)
+        with ExitStack() as stack:
+            sockets = {0: stack.enter_context(open_socket(asgi_server, live.match_id, alice)),
+                       1: stack.enter_context(open_socket(second, live.match_id, bob))}
+            views = play_over_sockets(sockets, Rng(33))
+        assert views[0]["outcome"] == views[1]["outcome"] is not None
+        assert LiveMatch.objects.get(pk=live.pk).status == "done"
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+        log.close()
