@@ -1,5 +1,6 @@
 # Thin wrappers: each target runs the commands you would type yourself.
 #   make run    install if needed, migrate, load demo data, start web + worker + beat
+#   make serve  start web + worker + beat only
 #   make test   install if needed, run the whole test suite
 #   make bench  engine speed per game, written to bench/RESULTS.md
 #   make lint   ruff
@@ -10,7 +11,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: install run test bench lint
+.PHONY: install run serve test bench lint
 
 # (Re)install when pyproject.toml or the set of top-level packages changed: the editable
 # install maps each package by name, so a newly added app needs a reinstall to be found.
@@ -29,7 +30,25 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --allow-production
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PYTHONUNBUFFERED=1 $(VENV)/bin/honcho start -f Procfile
+	$(SERVE)
+
+# The three processes of the Procfile under honcho, without the set-up steps (make serve).
+# A clean Ctrl-C: honcho sends each process SIGTERM and waits HONCHO_KILL_WAIT seconds
+# before it would SIGKILL (its own default, 5 s, is shorter than the worker's warm shutdown,
+# which finishes the match in hand: the Procfile's solo pool has no child processes to be
+# signalled mid-task). Honcho then exits 130, which after Ctrl-C means "stopped as asked",
+# so make reports no error.
+PROCFILE ?= Procfile
+HONCHO_KILL_WAIT ?= 60
+define SERVE
+@PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PYTHONUNBUFFERED=1 $(PY) -c 'import sys, honcho.manager as m; \
+	from honcho.command import main; m.KILL_WAIT = float(sys.argv.pop(1)); sys.argv[0] = "honcho"; main()' \
+	$(HONCHO_KILL_WAIT) start -f $(PROCFILE) -d $(CURDIR); \
+	status=$$?; if [ $$status -eq 130 ]; then echo "stopped: web, worker and beat"; exit 0; fi; exit $$status
+endef
+
+serve:
+	$(SERVE)
 
 # pytest's exit status 5 means it collected no tests: that is a failure, not a pass.
 test: install
