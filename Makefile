@@ -13,14 +13,15 @@ PYTEST_ARGS ?=
 
 .PHONY: install run serve test bench lint
 
-# (Re)install when pyproject.toml or the set of top-level packages changed: the editable
-# install maps each package by name, so a newly added app needs a reinstall to be found.
+# (Re)install when pyproject.toml, constraints.txt or the set of top-level packages changed:
+# the editable install maps each package by name, so a newly added app needs a reinstall to
+# be found. Every dependency is held at the version in constraints.txt (docs/testing.md).
 install:
 	@test -x $(PY) || { echo "creating $(VENV)"; python3 -m venv $(VENV); }
-	@fingerprint="$$( { cat pyproject.toml; ls -d */__init__.py platform/*/__init__.py 2>/dev/null; } | sha256sum )"; \
+	@fingerprint="$$( { cat pyproject.toml constraints.txt; ls -d */__init__.py platform/*/__init__.py 2>/dev/null; } | sha256sum )"; \
 	if [ "$$fingerprint" != "$$(cat $(STAMP) 2>/dev/null)" ]; then \
 		echo "installing the project and its test tools into $(VENV)"; \
-		$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]' && echo "$$fingerprint" > $(STAMP); \
+		$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]' && echo "$$fingerprint" > $(STAMP); \
 	fi
 
 # Serves http://127.0.0.1:8000 with a Celery worker and beat; Ctrl-C stops all three.

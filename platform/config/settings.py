@@ -219,7 +219,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # own scripts. Token comes first so that an anonymous request is answered 401 with
 # ``WWW-Authenticate: Token``. Errors, pagination and body-size limits: config/api.py.
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Adds the error statuses each operation can answer (config/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -266,7 +267,9 @@ SPECTACULAR_SETTINGS = {
         "Players, decks, cards and matches of the TempoFront & Conquest platform. "
         "Authenticate with `Authorization: Token <key>` (POST /api/accounts/token/). "
         'Every error is `{"error": {"code", "message", "fields"}}`; lists are paginated '
-        "(`?page=`, `?page_size=` up to 100). See docs/api.md."
+        "(`?page=`, `?page_size=` up to 100); rate limits answer 429 with `Retry-After`. "
+        "The guide to this API: [/docs/api.md](/docs/api.md); limits and how to report a "
+        "security problem: [/docs/security.md](/docs/security.md)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -8,6 +8,7 @@ from web import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("docs/<slug:name>.md", views.project_doc, name="project-doc"),
     path("admin/", admin.site.urls),
     path("", include("decks.urls")),  # accounts, players, cards, decks, and their API with schema and docs
     path("", include("matches.urls")),

@@ -1,14 +1,16 @@
-"""HTTP views of the site app: the home page and the health endpoint."""
+"""HTTP views of the site app: the home page, the health endpoint and the published docs."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from django.apps import apps
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -95,3 +97,17 @@ async def healthz(request: HttpRequest) -> JsonResponse:
     """``{"status": "ok", "database": "ok", "broker": "ok", ...}``; 503 when a service is down."""
     report, healthy = await service_report()
     return JsonResponse(report, status=200 if healthy else 503)
+
+
+#: The project's documentation files that the site publishes at ``/docs/<name>.md``.
+DOCS_DIR = Path(settings.BASE_DIR) / "docs"
+
+
+@require_safe
+def project_doc(request: HttpRequest, name: str) -> HttpResponse:
+    """``/docs/<name>.md``: one of the project's documentation files (docs/*.md) as plain
+    text, so that the API docs can link the API guide and the security policy."""
+    path = DOCS_DIR / f"{name}.md"
+    if not name.replace("-", "").replace("_", "").isalnum() or not path.is_file():
+        raise Http404(f"no document '{name}'")
+    return HttpResponse(path.read_text(encoding="utf-8"), content_type="text/plain; charset=utf-8")
