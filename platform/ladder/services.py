@@ -32,7 +32,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Min, Q
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from decks.models import Deck
@@ -160,20 +160,21 @@ def apply_match(standings: Sequence[Standing], people: Sequence[Participant], pl
 def _lock_ratings(pool: str, game: str, people: Sequence[Participant]) -> dict[tuple, Rating]:
     """The participants' rating rows, created if missing and locked (``select_for_update``).
 
-    Deadlock-free between workers: missing rows are inserted in one statement sorted by
-    (deck, player) (``ON CONFLICT DO NOTHING``, which waits for another transaction's
-    insert of the same key rather than failing), and the rows are then locked in primary
-    key order. Every transaction takes its locks in the same global order.
+    Deadlock-free between workers: before taking any row lock, missing rows are inserted
+    in one statement sorted by (deck, player) with ``ON CONFLICT DO NOTHING`` (which
+    waits for another transaction's insert of the same key rather than failing); the rows
+    are then locked in primary key order. Every transaction takes its locks in the same
+    global order, and none waits on an insert while holding a row lock.
     """
     keys = sorted({p.key for p in people}, key=lambda k: (k[0] or 0, k[1] or 0))
     Rating.objects.bulk_create(
         [Rating(pool=pool, game=game, deck_id=deck_id, player_id=player_id) for deck_id, player_id in keys],
         ignore_conflicts=True,
     )
-    who = Q(deck_id__in=[k[0] for k in keys if k[0]]) if pool == Pool.BOTS else Q(
-        player_id__in=[k[1] for k in keys if k[1]])
-    rows = list(Rating.objects.select_for_update().filter(who, pool=pool, game=game).order_by("pk"))
-    return {(r.deck_id, r.player_id): r for r in rows}
+    column = "deck_id" if pool == Pool.BOTS else "player_id"
+    wanted = [k[0] if pool == Pool.BOTS else k[1] for k in keys]
+    rows = Rating.objects.select_for_update().filter(pool=pool, game=game, **{f"{column}__in": wanted})
+    return {(r.deck_id, r.player_id): r for r in rows.order_by("pk")}
 
 
 def rating_record_match(*, match: Match) -> list[RatingChange]:
@@ -197,7 +198,8 @@ def rating_record_match(*, match: Match) -> list[RatingChange]:
         changes = apply_match(standings, people, match.finished or timezone.now())
         for row, standing in zip(ordered, standings, strict=True):
             standing.copy_to(row)
-        Rating.objects.bulk_update(ordered, STANDING_FIELDS)
+            # One plain UPDATE per row: cheaper to build than bulk_update's CASE per column.
+            Rating.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in STANDING_FIELDS})
         return RatingChange.objects.bulk_create(
             [RatingChange(rating=row, match=match, **change) for row, change in zip(ordered, changes, strict=True)]
         )

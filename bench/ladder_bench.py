@@ -1,0 +1,247 @@
+"""Benchmarks of the ladder on PostgreSQL (results in bench/RESULTS.md).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ladder_bench \\
+        python bench/ladder_bench.py record --results 10000 --processes 2
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ladder_bench \\
+        python bench/ladder_bench.py leaderboard --decks 100000 --requests 1000 --concurrency 4
+
+Both drop and recreate the database named in DATABASE_URL (it must be called
+``ladder_bench``), then migrate it.
+
+- ``record``: 200 decks, ``--results`` running matches with their game written, then
+  ``matches.services.match_complete`` for each (the worker's own last write: the result
+  and, through ``match_finished``, the rating update, in one transaction), from
+  ``--processes`` processes at once on random pairs of decks, so rating rows are
+  contended. The match page broadcast after commit is switched off (it is not part of
+  recording). Checks afterwards that every result moved both ratings and that the
+  rebuild reproduces the stored ratings exactly. Prints results per second.
+- ``leaderboard``: ``--decks`` rated TempoFront decks, then a real uvicorn on a free
+  port of 127.0.0.1 and ``bench/ladder_load.py`` in a second process, bounded in
+  requests and time, against the leaderboard page and its API (first page, a deep page,
+  a search). Prints median and p95 latency per URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def recreate_database() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not url.startswith("postgres") or name != "ladder_bench":
+        raise SystemExit("set DATABASE_URL=postgres://.../ladder_bench: this benchmark drops and recreates it")
+    import psycopg
+
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS ladder_bench WITH (FORCE)")
+        conn.execute("CREATE DATABASE ladder_bench")
+    return url
+
+
+def setup_django() -> None:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_decks(count: int, *, owners: int, versions: bool):
+    from django.contrib.auth.models import User
+
+    from decks.models import Deck, DeckVersion
+    from engine import games
+
+    game = games["tempofront"]
+    text = next(iter(game.starter_decks().values())).to_text(game.commander_label)
+    users = User.objects.bulk_create([User(username=f"player{i:05}") for i in range(owners)])
+    decks = Deck.objects.bulk_create(
+        [Deck(owner=users[i % owners], game="tempofront", name=f"Deck {i:06}", pilot="random") for i in range(count)],
+        batch_size=5000,
+    )
+    if versions:
+        DeckVersion.objects.bulk_create(
+            [DeckVersion(deck=d, number=1, decklist=text, commander="", pilot="random") for d in decks], batch_size=5000
+        )
+    return decks
+
+
+# --------------------------------------------------------------------------- record
+
+
+def _record_slice(match_ids: list[int], queue) -> None:
+    from django import db
+
+    db.connections.close_all()
+    from matches import services
+
+    services.match_broadcast = lambda *, match_id: None  # not part of recording a result
+    for match_id in match_ids:
+        services.match_complete(match_id=match_id, worker="bench")
+    queue.put(len(match_ids))
+
+
+def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
+    recreate_database()
+    setup_django()
+    from django import db
+    from django.utils import timezone
+
+    from ladder.models import RatingChange
+    from ladder.services import ratings_rebuild
+    from matches.models import Match, MatchGame, MatchSeat
+
+    decks = make_decks(decks_count, owners=20, versions=True)
+    versions = {v.deck_id: v for v in __import__("decks.models", fromlist=["DeckVersion"]).DeckVersion.objects.all()}
+    rng = random.Random(2026)
+    now = timezone.now()
+    matches = Match.objects.bulk_create(
+        [Match(game="tempofront", kind="ladder", status="running", best_of=1, seed=i, lease_owner="bench",
+               lease_expires=now + timezone.timedelta(days=1), started=now) for i in range(results)],
+        batch_size=2000,
+    )
+    seats, games = [], []
+    for match in matches:
+        first, second = rng.sample(decks, 2)
+        seats += [MatchSeat(match=match, seat=0, deck_version=versions[first.pk], pilot="random"),
+                  MatchSeat(match=match, seat=1, deck_version=versions[second.pk], pilot="random")]
+        places = rng.choice([[1, 2], [2, 1], [1, 2], [2, 1], [1, 1]])
+        games.append(MatchGame(match=match, number=1, seat_order=[0, 1], outcome={"places": places,
+                                                                                 "entry_places": places},
+                               replay=b"", actions=0))
+    MatchSeat.objects.bulk_create(seats, batch_size=5000)
+    MatchGame.objects.bulk_create(games, batch_size=5000)
+    ids = [m.pk for m in matches]
+    db.connections.close_all()
+
+    queue = multiprocessing.get_context("fork").Queue()
+    workers = [multiprocessing.get_context("fork").Process(target=_record_slice, args=(ids[i::processes], queue))
+               for i in range(processes)]
+    start = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    done = sum(queue.get() for _ in workers)
+    for worker in workers:
+        worker.join()
+    seconds = time.perf_counter() - start
+    changes = RatingChange.objects.count()
+    report = ratings_rebuild(write=False)
+    return {
+        "results": done, "processes": processes, "decks": decks_count, "seconds": round(seconds, 2),
+        "results_per_second": round(done / seconds, 1), "rating_changes": changes,
+        "done_matches": Match.objects.filter(status="done").count(),
+        "rebuild_differences": len(report.differences),
+    }
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def bench_leaderboard(decks_count: int, requests: int, concurrency: int, max_seconds: float) -> dict:
+    recreate_database()
+    setup_django()
+    from django.db import connection
+
+    from ladder.models import Rating
+
+    decks = make_decks(decks_count, owners=1000, versions=False)
+    rng = random.Random(2026)
+    rows = []
+    for deck in decks:
+        mu, sigma = rng.gauss(25, 5), rng.uniform(1.0, 8.3)
+        games = rng.randint(1, 200)
+        wins = rng.randint(0, games)
+        rows.append(Rating(pool="bots", game="tempofront", deck=deck, mu=mu, sigma=sigma, ordinal=mu - 3 * sigma,
+                           games=games, wins=wins, losses=games - wins, form="WLWDL", recent=[1.0, 2.0]))
+    Rating.objects.bulk_create(rows, batch_size=5000)
+    from decks.models import Deck
+
+    Deck.objects.filter(pk__in=[d.pk for d in decks[::100]]).update(archived=True)  # 1 % deleted decks
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    connection.close()
+
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+               DJANGO_SETTINGS_MODULE="config.settings")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        paths = [
+            "/ladder/tempofront/",
+            "/ladder/tempofront/?page=2000",
+            "/ladder/tempofront/?q=Deck+0420",
+            "/api/ladders/tempofront/",
+            "/api/ladders/tempofront/?page=2000",
+            "/api/ladders/tempofront/?q=Deck+0420",
+        ]
+        out = []
+        for path in paths:
+            urllib.request.urlopen(base + path, timeout=30).read()  # warm up
+            load = subprocess.run(
+                [sys.executable, str(ROOT / "bench" / "ladder_load.py"), "--base", base, "--path", path,
+                 "--requests", str(requests), "--concurrency", str(concurrency), "--max-seconds", str(max_seconds)],
+                capture_output=True, text=True, check=True,
+            )
+            out.append(json.loads(load.stdout))
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    return {"decks": decks_count, "results": out}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    record = sub.add_parser("record")
+    record.add_argument("--results", type=int, default=10_000)
+    record.add_argument("--processes", type=int, default=2)
+    board = sub.add_parser("leaderboard")
+    board.add_argument("--decks", type=int, default=100_000)
+    board.add_argument("--requests", type=int, default=1000)
+    board.add_argument("--concurrency", type=int, default=4)
+    board.add_argument("--max-seconds", type=float, default=120.0)
+    args = parser.parse_args()
+    if args.command == "record":
+        print(json.dumps(bench_record(args.results, args.processes)))
+    else:
+        print(json.dumps(bench_leaderboard(args.decks, args.requests, args.concurrency, args.max_seconds), indent=1))
+
+
+if __name__ == "__main__":
+    main()
