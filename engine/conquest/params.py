@@ -30,20 +30,20 @@ TIEBREAK_MODES = ("inline", "deferred")
 SPECS: dict[str, ParamSpec] = {
     spec.name: spec
     for spec in (
-        ParamSpec("battles", 3, 1, 12, help="Battles in the match (C2)", card_changeable=True),
-        ParamSpec("draw_per_battle", 7, 0, 20, help="Cards each player draws at the start of every Battle (C3)",
+        ParamSpec("battles", 3, 1, 10, help="Battles in the match (C2)", card_changeable=True),
+        ParamSpec("draw_per_battle", 7, 0, 15, help="Cards each player draws at the start of every Battle (C3)",
                   card_changeable=True),
-        ParamSpec("forward_locations", 4, 1, 6, help="Locations in the Forward Skirmish (numbered first)",
+        ParamSpec("forward_locations", 4, 1, 5, help="Locations in the Forward Skirmish (numbered first)",
                   card_changeable=True),
-        ParamSpec("rear_locations", 3, 1, 6, help="Locations in the Rear Skirmish (numbered after the Forward ones)",
+        ParamSpec("rear_locations", 3, 1, 5, help="Locations in the Rear Skirmish (numbered after the Forward ones)",
                   card_changeable=True),
-        ParamSpec("max_extra_locations", 3, 0, 6, help="Most Extra Locations one Battle may hold",
+        ParamSpec("max_extra_locations", 3, 0, 4, help="Most Extra Locations one Battle may hold",
                   card_changeable=True),
-        ParamSpec("mulligans", 1, 0, 3, help="Mulligans each player may take in a Battle that allows them",
+        ParamSpec("mulligans", 1, 0, 2, help="Mulligans each player may take in a Battle that allows them",
                   card_changeable=True),
-        ParamSpec("mulligan_battles", 1, 0, 12, help="Mulligans are allowed in the first this many Battles",
+        ParamSpec("mulligan_battles", 1, 0, 10, help="Mulligans are allowed in the first this many Battles",
                   card_changeable=True),
-        ParamSpec("responses_per_window", 1, 0, 3, help="Lightspeed cards each opponent may play in one "
+        ParamSpec("responses_per_window", 1, 0, 2, help="Lightspeed cards each opponent may play in one "
                   "response window (C6)", card_changeable=True),
         ParamSpec("plague_value", -1, -10, 10, help="What a Plagued unit counts at scoring (C7)",
                   card_changeable=True),

@@ -87,7 +87,7 @@ def test_new_match_refuses_what_check_params_refuses(name):
 
 def test_specs_serialize_for_the_api_and_forms():
     spec = games["conquest"].param_specs()["battles"]
-    assert spec.to_json() == {"name": "battles", "type": "integer", "default": 3, "minimum": 1, "maximum": 12,
+    assert spec.to_json() == {"name": "battles", "type": "integer", "default": 3, "minimum": 1, "maximum": 10,
                               "help": spec.help, "card_changeable": True, "organiser": True}
     tiebreak = games["conquest"].param_specs()["tiebreak"].to_json()
     assert tiebreak["type"] == "choice" and tiebreak["choices"] == ["inline", "deferred"]

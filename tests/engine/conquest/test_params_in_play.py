@@ -39,21 +39,24 @@ def test_R_safety_a_pool_that_could_reach_the_bound_is_refused(tmp_path):
     (tmp_path / "units.toml").write_text(
         '[[card]]\nname = "Endless Herald"\ntype = "unit"\ncq = 1\n'
         'on_reveal = [{ effect = "change_param", param = "battles", amount = 20 }]\n', encoding="utf-8")
-    with pytest.raises(CardDataError, match="'battles' reach 1..92, which touches the safety bound 1..50"):
+    with pytest.raises(CardDataError, match="'battles' reach 1..90, which touches the safety bound 1..50"):
         check_safety(load_pool(tmp_path))
 
 
 def test_C2_a_card_adds_a_battle_even_at_the_organisers_maximum():
-    """Issue 12, no clamp a card can reach: a Battle added at Battle 12 of 12 is played."""
-    state = position(phase="deployment", battle=12, params={"battles": 12},
+    """Issue 12, no clamp a card can reach: a Battle added at Battle 10 of 10 (the organisers'
+    maximum) is played."""
+    state = position(phase="deployment", battle=10, params={"battles": 10},
                      face_down={0: {1: "Chronicler of Battles"}}, hands={1: [STOPPER]})
     events = pass_(state, 1)
-    assert "The number of Battles is now 13 (was 12)" in public(events)
-    assert state.battle == 12 and state.outcome is None
+    assert "The number of Battles is now 11 (was 10)" in public(events)
+    assert state.battle == 10 and state.outcome is None
     view = state.view(None)
-    assert view["battle_of"] == 13 and view["params"]["battles"] == 13
-    assert view["params_changed"] == [{"name": "battles", "value": 13, "was": 12,
-                                       "text": "The number of Battles is 13 this match (was 12)"}]
+    assert view["battle_of"] == 11 and view["params"]["battles"] == 11
+    assert view["params_changed"] == [{"name": "battles", "value": 11, "was": 10,
+                                       "text": "The number of Battles is 11 this match (was 10)"}]
+    place(state, 1, {})
+    assert state.battle == 11 and state.outcome is None, "Battle 11 is played"
 
 
 def test_C7_a_card_changes_the_plagued_value():
