@@ -103,7 +103,7 @@ class MatchListCreate(generics.GenericAPIView):
 
     @extend_schema(
         request=ChallengeSerializer,
-        responses={201: MatchDetailSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
+        responses={201: MatchDetailSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 409: ErrorSerializer,
                    413: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:

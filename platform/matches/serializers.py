@@ -131,6 +131,26 @@ class MatchDetailSerializer(MatchSerializer):
         return match.status == Match.Status.RUNNING and match.lease_owner.startswith("tiebreak:")
 
 
+def param_ranges() -> dict[str, str]:
+    """Per game, its parameters and their ranges as the engine declares them
+    (``Game.param_specs``), for the schema; those the platform sets itself are left out."""
+    from engine import games
+
+    out: dict[str, str] = {}
+    for name in games:
+        specs = getattr(games[name], "param_specs", lambda: {})()
+        listed = []
+        for spec in specs.values():
+            if not getattr(spec, "organiser", True):
+                continue
+            if getattr(spec, "choices", None):
+                listed.append(f"{spec.name} ({'|'.join(spec.choices)}, default {spec.default})")
+            else:
+                listed.append(f"{spec.name} ({spec.minimum}..{spec.maximum}, default {spec.default})")
+        out[games[name].title or name] = ", ".join(listed) or "none"
+    return out
+
+
 class ChallengeSerializer(serializers.Serializer):
     """``POST /api/matches/``: the decks (ids; each plays its latest version) and best-of."""
 
@@ -143,8 +163,9 @@ class ChallengeSerializer(serializers.Serializer):
         help_text="Deck ids, 2 to 4 (TempoFront 2, Conquest 2 to 4), all for the same game; the first is the "
                   "challenger's own deck (entry 0), the others are its opponents",
     )
-    best_of = serializers.ChoiceField(choices=[1, 3, 5], default=1, help_text="Games in the match: 1, 3 or 5",
-                                      error_messages={"invalid_choice": "best_of must be 1, 3 or 5, not {input}"})
+    best_of = serializers.ChoiceField(
+        choices=Match.BEST_OF_CHOICES, default=1, help_text="Games in the match: 1, 3 or 5",
+        error_messages={"invalid_choice": "best_of must be 1, 3 or 5, not {input}"})
     params = serializers.DictField(required=False, help_text=(
-        "Rules parameters of the game (optional; the engine's declared names, types and ranges, see "
-        "docs/api.md); 'tiebreak' is set by the platform"))
+        "Rules parameters of the game (optional); each must be one the engine declares, within its range "
+        "(else 400 naming the bound): " + "; ".join(f"{name}: {ranges}" for name, ranges in param_ranges().items())))

@@ -159,6 +159,10 @@ function go(position) {
   state.position = Math.max(0, Math.min(lastPosition(), position));
   if (state.position === lastPosition()) pause();
   const wanted = state.position;
+  if (!state.frames.has(wanted)) {
+    $("[data-counter]").textContent = `Action ${wanted} of ${lastPosition()} (loading…)`;
+    $("[data-slider]").value = wanted;
+  }
   ensure(wanted).then(() => {
     if (state.position === wanted) draw();
     // Fetch the next page a little before the user reaches it.

@@ -78,6 +78,11 @@ def test_sign_up_build_challenge_watch_and_replay(starter_decks, asgi_server, ce
     assert page.evaluate("window.__sameDocument") is True
     result = page.inner_text("[data-match-result]")
     assert "wins the match" in result or "draw" in result
+    # Provable fairness: the commitment, and now that the match is over its seed and salt.
+    assert re.fullmatch(r"[0-9a-f]{64}", page.inner_text("[data-seed-commitment]"))
+    assert re.fullmatch(r"\d+", page.inner_text("[data-seed]"))
+    assert re.fullmatch(r"[0-9a-f]{64}", page.inner_text("[data-seed-salt]"))
+    assert page.locator("[data-seed-pending]").is_hidden()
     rows = page.locator("[data-games-body] tr")
     assert 2 <= rows.count() <= 3
     screenshot(page, "match-page")
@@ -122,8 +127,17 @@ def test_sign_up_build_challenge_watch_and_replay(starter_decks, asgi_server, ce
     page.wait_for_selector("[data-board] .board-tempofront")
     assert counter.inner_text() == f"Action 20 of {total}"
     page.click("[data-step=last]")
-    assert counter.inner_text() == f"Action {total} of {total}"
-    assert page.locator("[data-outcome]").is_visible()
+    # The last position may be on a page the viewer has not fetched yet.
+    page.wait_for_function(f"document.querySelector('[data-counter]').textContent === 'Action {total} of {total}'")
+    page.wait_for_selector("[data-outcome]", state="visible")
+    if total > 52:
+        # Arrow keys step across a page boundary (50 positions a page), fetching the next page.
+        page.goto(asgi_server.url(f"/matches/{match_id}/replay/?game=1&action=48"))
+        page.wait_for_selector("[data-board] .board-tempofront")
+        for _ in range(4):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.querySelector('[data-counter]').textContent === 'Action 52 of {total}'")
+        assert page.locator('[data-log] .log-frame.current').get_attribute("data-position") == "52"
 
     # The board alone, clipped from a full-page picture so that the sticky controls stay
     # at the top of the page instead of floating over it.

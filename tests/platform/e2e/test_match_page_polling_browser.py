@@ -44,6 +44,10 @@ def test_match_page_polls_when_the_socket_fails(queued_match, asgi_server, celer
 
     page.goto(asgi_server.url(f"/matches/{queued_match}/"))
     assert page.inner_text("[data-match-status]") == "Queued"
+    commitment = page.inner_text("[data-seed-commitment]")
+    assert len(commitment) == 64 and page.locator("[data-seed]").is_hidden()
+    assert page.evaluate("document.querySelector('[data-seed]').textContent") == ""
+    assert page.evaluate("JSON.parse(document.getElementById('match-initial').textContent).seed") is None
     page.wait_for_function("document.querySelector('[data-live-state]').textContent.includes('every 2 s')")
     page.evaluate("window.__sameDocument = true")
 
@@ -53,6 +57,8 @@ def test_match_page_polls_when_the_socket_fails(queued_match, asgi_server, celer
     assert page.evaluate("window.__sameDocument") is True
     assert any(url.endswith(f"/api/matches/{queued_match}/") for url in polls)
     assert page.inner_text("[data-live-state]") == "Final"
+    # The seed arrived with the final status, without a reload, and matches the commitment.
+    assert page.inner_text("[data-seed]") == "17" and page.inner_text("[data-seed-commitment]") == commitment
     assert page.locator("[data-games-body] tr").count() >= 2
     assert "wins the match" in page.inner_text("[data-match-result]") or "draw" in page.inner_text(
         "[data-match-result]")

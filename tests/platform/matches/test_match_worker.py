@@ -70,11 +70,16 @@ def spawn(service_env, tmp_path):
     """``spawn(name, queues, **env)``: start another worker; ``spawn.beat(**env)``: beat."""
     started: list[Process] = []
 
-    def worker(name: str, queues: str = "periodic,tournaments,matches,ladder,default", **extra_env: str) -> Process:
+    def worker(name: str, queues: str = "periodic,tournaments,matches,ladder,default", *, include: str = "",
+               **extra_env: str) -> Process:
         hostname = f"{name}-{uuid.uuid4().hex[:6]}@test"
+        extra_args = ["--include", include] if include else []
+        env = service_env(**extra_env)
+        if include:  # test modules such as sleepy_bot live beside this file
+            env["PYTHONPATH"] = os.pathsep.join((str(Path(__file__).resolve().parent), env["PYTHONPATH"]))
         process = Process(name, ["worker", "--pool", "solo", "--hostname", hostname, "--queues", queues,
-                                 "--loglevel", "info", "--without-mingle", "--without-gossip"],
-                          service_env(**extra_env), tmp_path)
+                                 "--loglevel", "info", "--without-mingle", "--without-gossip", *extra_args],
+                          env, tmp_path)
         process.hostname = hostname
         started.append(process)
         process.wait_for(f"{hostname} ready.")
@@ -198,6 +203,35 @@ def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_wo
     games = list(match.games.order_by("number"))
     assert [g.number for g in games] == list(range(1, match.progress + 1))
     assert games[0].created < killed_at < games[-1].created  # game 1 by A, the rest by its successor
+
+
+def test_a_bot_that_thinks_longer_than_the_lease_keeps_the_lease(spawn, alice, bob, monkeypatch):
+    """Issue 11: "a healthy worker must not lose its lease during a long setup or a long
+    decision". The worker's lease is 1.5 s and its bot thinks for 4 s on its first
+    decision, while beat runs the sweeper every second on another worker: the lease is
+    renewed by the worker's renewer thread, so the match is played once, by that worker."""
+    from matches import services
+    from matches.models import MatchSeat
+
+    queue = f"matches-sleepy-{uuid.uuid4().hex[:6]}"
+    sleepy = spawn("sleepy-worker", queues=queue, include="sleepy_bot", MATCHES_LEASE_SECONDS="1.5")
+    sweeper = spawn("sweeper-worker", queues="periodic")
+    beat = spawn.beat(MATCHES_SWEEP_SECONDS="1")
+    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
+    match = challenge([make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)], best_of=1)
+    monkeypatch.undo()
+    MatchSeat.objects.filter(match=match, seat=0).update(pilot="sleepy/seconds=4")
+    beat.wait_for("Sending due task matches-sweep (matches.sweep)", timeout=90)
+    sweeper.wait_for("matches.sweep", timeout=60)  # the sweeper runs before the match starts
+    celery_app.send_task(RUN_MATCH, args=[match.pk], queue=queue)
+
+    match = wait_for_match(match.pk, timeout=90, logs=[sleepy, sweeper, beat])
+    assert match.attempts == 1 and match.lease_owner == ""
+    assert match.games.get().bot_errors == []
+    assert "sleepy/seconds=4" in match.seats.get(seat=0).pilot
+    logs = logged(lambda: sleepy.log(), f"match {match.pk}: done")
+    assert f"match {match.pk}: done" in logs and "lease lost" not in logs
+    assert f"re-queued [{match.pk}]" not in sweeper.log()
 
 
 def test_a_tied_conquest_game_is_broken_by_the_run_tiebreak_task(celery_worker_process, alice, bob):
