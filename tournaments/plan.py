@@ -156,6 +156,8 @@ def bracket_of(tournament: Tournament) -> formats.Bracket | None:
             return None
         return formats.Bracket.single(list(tournament.cut_entries), third_place=tournament.third_place)
     ids = [e.pk for e in seeded_entries(tournament)]
+    if len(ids) < 2:
+        return None  # not started yet: nobody is seeded
     if tournament.format == Tournament.Format.SINGLE_ELIM:
         return formats.Bracket.single(ids, third_place=tournament.third_place)
     if tournament.format == Tournament.Format.DOUBLE_ELIM:

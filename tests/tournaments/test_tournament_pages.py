@@ -56,6 +56,8 @@ def test_organiser_creates_an_event_from_the_form(organiser):
     event = Tournament.objects.get(name="Form cup")
     assert response.status_code == 302 and response["Location"] == f"/tournaments/{event.pk}/"
     assert event.state == "open" and event.third_place and event.best_of == 3
+    for path in (f"/tournaments/{event.pk}/", f"/tournaments/{event.pk}/live/", f"/tournaments/{event.pk}/edit/"):
+        assert client.get(path).status_code == 200, path
 
 
 def test_form_shows_the_engines_message_for_bad_parameters(organiser):
@@ -130,3 +132,22 @@ def test_the_schema_documents_the_tournament_endpoints(db):
                  "/api/tournaments/{tournament_id}/standings/", "/api/tournaments/{tournament_id}/rounds/{number}/",
                  "/api/tournaments/{tournament_id}/start/"):
         assert path in schema
+
+
+@pytest.mark.parametrize("fmt", ["single_elim", "double_elim", "swiss_cut", "round_robin", "conquest_pods"])
+def test_event_page_renders_while_running_in_every_format(organiser, sent, fmt):
+    settings = {"format": fmt}
+    if fmt == "swiss_cut":
+        settings.update(top_cut=4, rounds=1)
+    if fmt == "round_robin":
+        settings.update(entry_limit=8)
+    if fmt == "conquest_pods":
+        settings.update(game="conquest", players_per_game=4)
+    event = make_event(organiser, **settings)
+    fill(event, 6)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    for path in (f"/tournaments/{event.pk}/", f"/tournaments/{event.pk}/live/",
+                 f"/api/tournaments/{event.pk}/standings/"):
+        response = Client().get(path)
+        assert response.status_code == 200, (path, response.content[:300])
+    assert "Round 1" in Client().get(f"/tournaments/{event.pk}/").content.decode()
