@@ -27,9 +27,25 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A card id as the seat's view names it (its hand first), else the id itself. */
+function cardName(id) {
+  const view = current?.view ?? {};
+  const pools = [view.hand, view.reserve, view.scouting, view.players?.flatMap((p) => p.discard ?? [])];
+  for (const pool of pools) {
+    const card = (pool ?? []).find((c) => c && c.id === id);
+    if (card?.name) return card.name;
+  }
+  return id;
+}
+
 function label(action) {
   const parts = Object.entries(action).filter(([key]) => key !== "kind")
-    .map(([key, value]) => `${key.replaceAll("_", " ")} ${Array.isArray(value) ? value.join(", ") : value}`);
+    .map(([key, value]) => {
+      const text = key === "card" || key === "cards"
+        ? (Array.isArray(value) ? value.map(cardName).join(", ") : cardName(value))
+        : (Array.isArray(value) ? value.join(", ") : value);
+      return `${key.replaceAll("_", " ")} ${text}`;
+    });
   const kind = action.kind.replaceAll("_", " ");
   return parts.length ? `${kind} · ${parts.join(" · ")}` : kind;
 }
@@ -127,6 +143,8 @@ function draw(payload) {
     outcome: payload.outcome,
     tiebreak: payload.outcome?.detail?.match_the_twos ?? [],
   });
+  root.dataset.index = payload.index;
+  root.dataset.state = payload.status;
   const status = $("[data-live-status]");
   status.textContent = payload.status === "done" ? "Finished" : (payload.legal.length ? "Your turn" : "Playing");
   status.dataset.state = payload.status;

@@ -1,0 +1,137 @@
+"""The live board in Chromium: two players queue from /live/, get matched and play a
+TempoFront match to the end by clicking the actions the server offers, one reloads
+mid-match and finds the same board, and a spectator never sees a hand."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from live_helpers import make_deck
+
+from live.models import LiveMatch
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def people(django_db_setup, django_db_blocker) -> dict[str, str]:
+    """Three players with session cookies (alice and bob with a TempoFront deck each),
+    made before the browser starts: once Playwright's loop runs in this thread, the test
+    cannot query the database."""
+    cookies = {}
+    with django_db_blocker.unblock():
+        for index, name in enumerate(("alice", "bob", "carol")):
+            user = User.objects.create_user(name, password=f"pw-{name}-123")
+            if name != "carol":
+                make_deck(user, "tempofront", index=index)
+            client = Client()
+            client.force_login(user)
+            cookies[name] = client.cookies["sessionid"].value
+    return cookies
+
+
+def stored_status(match_id: int) -> tuple[str, bool]:
+    """Read in a thread of its own (this thread runs Playwright's event loop)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def read():
+        from django.db import connection
+
+        try:
+            live = LiveMatch.objects.get(match_id=match_id)
+            return live.status, live.replay is not None
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(read).result()
+
+
+def index_of(page) -> int:
+    return int(page.locator("[data-live-match]").get_attribute("data-index") or -1)
+
+
+def state_of(page) -> str:
+    return page.locator("[data-live-match]").get_attribute("data-state") or ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_spectator_watches(
+        people, asgi_server, browser_page, screenshot):
+    browser = browser_page.context.browser
+    pages = {}
+    for name, cookie in people.items():
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        context.add_cookies([{"name": "sessionid", "value": cookie, "url": asgi_server.origin}])
+        pages[name] = context.new_page()
+
+    # Both queue from the lobby; the first waits, the second is matched, both land on the board.
+    for name in ("alice", "bob"):
+        page = pages[name]
+        page.goto(asgi_server.url("/live/"))
+        page.locator('[data-form="queue"] button[type="submit"]').click()
+        if name == "alice":
+            page.locator("[data-queue-state]").filter(has_text="Waiting").wait_for(timeout=10_000)
+    for name in ("alice", "bob"):
+        pages[name].wait_for_url("**/live/*/", timeout=20_000)
+        pages[name].locator("[data-live-match][data-index]").wait_for(timeout=20_000)
+    match_id = int(pages["alice"].url.rstrip("/").rsplit("/", 1)[1])
+    assert pages["bob"].url == pages["alice"].url
+
+    spectator_frames: list[str] = []
+    pages["carol"].on("websocket", lambda ws: ws.on("framereceived", lambda frame: spectator_frames.append(
+        frame if isinstance(frame, str) else frame.decode("utf-8", "replace"))))
+    pages["carol"].goto(asgi_server.url(f"/live/{match_id}/"))
+    pages["carol"].locator("[data-live-match][data-index]").wait_for(timeout=20_000)
+    assert "watching" in pages["carol"].locator(".eyebrow").inner_text().lower()
+
+    rng = random.Random(5)
+    clicks = 0
+    reloaded = False
+    while state_of(pages["alice"]) != "done":
+        assert clicks < 600, "the match did not end"
+        for name in ("alice", "bob"):
+            page = pages[name]
+            buttons = page.locator("[data-actions] button[data-action]:not([disabled])")
+            if state_of(page) == "done" or buttons.count() == 0:
+                continue
+            before = index_of(page)
+            buttons.nth(rng.randrange(buttons.count())).click()
+            page.wait_for_function(f"Number(document.querySelector('[data-live-match]').dataset.index) > {before}"
+                                   f" || document.querySelector('[data-error]:not([hidden])') !== null",
+                                   timeout=20_000)
+            clicks += 1
+        if clicks == 12 and not reloaded:
+            reloaded = True
+            page = pages["alice"]
+            page.wait_for_timeout(300)
+            before_index, before_hand = index_of(page), page.locator("[data-hand]").inner_text()
+            page.reload()
+            page.locator("[data-live-match][data-index]").wait_for(timeout=20_000)
+            assert index_of(page) == before_index
+            assert page.locator("[data-hand]").inner_text() == before_hand
+            assert page.locator("[data-log] li").count() >= 12
+        # The spectator sees no hand, ever.
+        assert pages["carol"].locator("[data-hand]").count() == 0
+        hands = pages["alice"].locator("[data-hand] .chip").all_inner_texts()
+        hands += pages["bob"].locator("[data-hand] .chip").all_inner_texts()
+        board = pages["carol"].locator("[data-board]").inner_text()
+        public_view = json.dumps(json.loads(spectator_frames[-1]).get("view", {})) if spectator_frames else ""
+        for name in hands:
+            if name in public_view:
+                continue  # another copy is on the board or in a discard pile
+            assert name not in board
+    for name in ("alice", "bob"):
+        pages[name].locator("[data-actions]").filter(has_text="The match is over").wait_for(timeout=20_000)
+    pages["carol"].wait_for_function("document.querySelector('[data-live-match]').dataset.state === 'done'",
+                                     timeout=20_000)
+    assert all('"hand"' not in frame for frame in spectator_frames)
+    screenshot(pages["alice"], "live-tempofront-finished")
+    assert stored_status(match_id) == ("done", True)
+    for width in (390,):
+        pages["carol"].set_viewport_size({"width": width, "height": 844})
+        screenshot(pages["carol"], f"live-spectator-{width}")
