@@ -26,6 +26,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError
 from django.http import Http404
 from rest_framework import exceptions, parsers, serializers, status
 from rest_framework.pagination import PageNumberPagination
@@ -87,7 +88,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's ``EXCEPTION_HANDLER``: every error in the shape above, with its status code.
 
     Django's ``ValidationError`` (raised by services) becomes a 400 with its message per
-    field; an oversize body a 413; anything unexpected is left to Django (a 500).
+    field; an oversize body a 413; a value past the database's range (``OverflowError``,
+    ``DataError``) a 400; anything unexpected is left to Django (a 500).
     """
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_KEY: exc.messages}
@@ -96,6 +98,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = PayloadTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     elif isinstance(exc, TooManyFieldsSent):
         exc = exceptions.ParseError(str(exc))
+    elif isinstance(exc, OverflowError | DataError):
+        # A number or text past what the database stores (a 29-digit id, say): the
+        # client's input, whichever view passed it on without a bound of its own.
+        exc = exceptions.ValidationError(
+            {NON_FIELD_KEY: ["a value in the request is out of the range this API stores"]}
+        )
 
     # Imported here: rest_framework.views reads the parser settings, which name this module.
     from rest_framework.views import exception_handler as drf_exception_handler
@@ -273,3 +281,4 @@ def not_found(request, exception=None):
     from web.errors import not_found as handler
 
     return handler(request, exception)
+

@@ -230,3 +230,22 @@ def test_the_match_socket_answers_bad_frames_with_error_frames_and_stays_open(as
                  open_timeout=10) as socket:
         assert receive(socket)["type"] == "match.update"
         assert_bad_frames_answered(socket, "match.update")
+
+
+# --------------------------------------------------------------------------- numbers past the database's range
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/decks/99999999999999999999999/", "/api/decks/99999999999999999999999/versions/",
+                                 "/api/matches/99999999999999999999999/", "/decks/99999999999999999999999/"])
+def test_an_id_past_the_database_range_is_not_found(client, url):
+    client.raise_request_exception = False
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_deck_id_past_the_database_range_in_a_challenge_is_a_400(alice_api):
+    """Found by the fuzz run (test_api_fuzz.py): a 29-digit deck id was a 500."""
+    response = alice_api.post("/api/matches/", {"decks": [24946155792466766401286176768, 450], "best_of": 1},
+                              format="json")
+    assert_error(response, 400)

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_SOURCES = [ROOT / "platform" / "config" / "settings.py", ROOT / "platform" / "config" / "celery.py"]
 ENV_READ = re.compile(r"""(?:\benv(?:\.\w+)?|os\.environ\.get|os\.environ\.setdefault)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 REQUIRED_IN_CONTAINERS = {"DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}
-APP_SERVICES = ("web", "worker", "beat")
+APP_SERVICES = ("web", "worker", "periodic", "beat")
 
 
 def settings_variables() -> set[str]:
@@ -40,8 +40,8 @@ def test_settings_read_the_documented_core_variables():
 
 def test_compose_defines_the_stack_with_health_checks(compose):
     services = compose["services"]
-    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
-    for name in ("postgres", "redis", "web", "worker"):
+    assert {"postgres", "redis", "web", "worker", "periodic", "beat"} <= set(services)
+    for name in ("postgres", "redis", "web", "worker", "periodic"):
         assert services[name].get("healthcheck", {}).get("test"), f"{name} has no health check"
     for name in APP_SERVICES:
         conditions = services[name]["depends_on"]
@@ -79,11 +79,25 @@ def test_compose_web_runs_the_same_asgi_app_as_the_procfile(compose):
     procfile = dict(
         line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
     )
-    assert set(procfile) == {"web", "worker", "beat"}
+    assert set(procfile) == {"web", "worker", "periodic", "beat"}
     assert "config.asgi:application" in procfile["web"]
     assert "config.asgi:application" in compose["services"]["web"]["command"]
     assert procfile["worker"].split()[:4] == ["celery", "-A", "config", "worker"]
     assert procfile["beat"].split()[:4] == ["celery", "-A", "config", "beat"]
+
+
+def test_beat_tasks_have_a_worker_of_their_own_in_procfile_and_compose(compose):
+    """A match worker plays one long task at a time; the sweeper must not wait for it
+    (docs/architecture.md, tests/platform/test_periodic_queue.py)."""
+    procfile = dict(
+        line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
+    )
+    periodic = procfile["periodic"].split()
+    assert periodic[:4] == ["celery", "-A", "config", "worker"]
+    assert periodic[periodic.index("--queues") + 1] == "periodic"
+    command = compose["services"]["periodic"]["command"]
+    assert command[:4] == ["celery", "-A", "config", "worker"]
+    assert command[command.index("--queues") + 1] == "periodic"
 
 
 def test_readme_and_env_example_name_every_variable():
