@@ -170,6 +170,10 @@ class ConquestEvaluator:
     def observed(self, actor: int, action: Action) -> object:
         """What the other seats see of ``actor`` taking ``action``: a pick shows only whether
         a face-down unit goes to that Location, never which card; everything else is public.
+
+        (RULINGS C5, amended: the others see even that only when placement locks, at the end
+        of the same placement; the tree keys it on the pick, which changes which of the
+        searcher's own later placement picks share statistics, never what it is shown.)
         """
         if action.kind == "place":
             return ("place", action.params[1][1], action.params[0][1] != EMPTY)
