@@ -17,6 +17,7 @@ from rest_framework import exceptions, permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import ErrorSerializer
 from decks.models import Deck, DeckVersion
 from live import selectors, services
 
@@ -162,7 +163,7 @@ class Queue(APIView):
         services.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
         return Response(selectors.queue_status(user=request.user), status=201)
 
-    @extend_schema(responses=QueueStatusSerializer, operation_id="live_queue_leave")
+    @extend_schema(responses={200: QueueStatusSerializer}, operation_id="live_queue_leave")
     def delete(self, request):
         left = services.live_queue_leave(user=request.user)
         return Response({"left": left, **selectors.queue_status(user=request.user)})
@@ -207,7 +208,7 @@ class Challenges(APIView):
 class ChallengeAnswer(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=ChallengeAnswerSerializer, responses=ChallengeSerializer,
+    @extend_schema(request=ChallengeAnswerSerializer, responses={200: ChallengeSerializer, 409: ErrorSerializer},
                    operation_id="live_challenges_answer")
     def post(self, request, challenge_id: int):
         data = request.data if isinstance(request.data, dict) else {}

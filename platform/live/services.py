@@ -40,6 +40,7 @@ from engine.runner import Observation
 from live import conf, engine_state
 from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
+from matches import signals
 from matches.models import Match, MatchSeat
 from matches.scoring import standing
 
@@ -328,8 +329,7 @@ def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, e
         if state.outcome is not None:
             _finish(live, rows, state, now)
         live.save(update_fields=["log", "next_deadline", "status", "outcome", "replay", "finished"])
-        for row in rows:
-            row.save(update_fields=["remaining_ms", "running_since", "timed_out_at"])
+        LiveSeat.objects.bulk_update(rows, ["remaining_ms", "running_since", "timed_out_at"])
         _after_commit(live, rows, state, events=events, acting=seat)
         match_id, length = live.match_id, len(live.log)
         transaction.on_commit(lambda: engine_state.remember(match_id, length, state))
@@ -403,10 +403,20 @@ def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
     if record is not None:
         record(match_id=live.match_id, replay=replay, seat_order=list(range(len(rows))))
         return
+    # Until then the match row is finished here, as matches/services.py finishes one: under
+    # its row lock, and match_finished sent in the same transaction (the ladder rates it there).
     result = standing(best_of=1, entries=len(rows), games=[final["places"]])
-    Match.objects.filter(pk=live.match_id).update(
-        status=Match.Status.DONE, finished=now, progress=1, winner_seat=result.winner, result=result.to_json(),
-        lease_owner="", lease_expires=None)
+    match = Match.objects.select_for_update().get(pk=live.match_id)
+    match.status = Match.Status.DONE
+    match.finished = now
+    match.progress = 1
+    match.winner_seat = result.winner
+    match.result = result.to_json()
+    match.lease_owner = ""
+    match.lease_expires = None
+    match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
+                              "lease_expires"])
+    signals.match_finished.send(sender=Match, match=match)
 
 
 # --------------------------------------------------------------------------- clocks

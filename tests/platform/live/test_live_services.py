@@ -339,3 +339,21 @@ def test_live_now_lists_matches_being_played(alice, bob, sent):
     assert [m.match_id for m in selectors.live_now(10)] == [live.match_id]
     services.live_resign(match_id=live.match_id, user=alice)
     assert list(selectors.live_now(10)) == []
+
+
+def test_the_end_of_a_live_match_sends_match_finished_with_its_result(alice, bob, sent):
+    """Other apps (the ladder's human pool) hear of a live result exactly as of any match."""
+    from matches.signals import match_finished
+
+    heard = []
+
+    def receiver(sender, match, **kwargs):
+        heard.append((match.pk, match.status, match.result["places"], match.winner_seat))
+
+    match_finished.connect(receiver)
+    try:
+        live = tempofront_match(alice, bob)
+        services.live_resign(match_id=live.match_id, user=alice)
+    finally:
+        match_finished.disconnect(receiver)
+    assert heard == [(live.match_id, "done", [2, 1], 1)]
