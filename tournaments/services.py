@@ -426,11 +426,28 @@ def tournament_rerun_pairing(*, pairing_id: int, by) -> Pairing:
             raise Conflict("Only a failed match can be re-run.")
         if tournament.is_over:
             raise Conflict(f"The event is {tournament.get_state_display().lower()}.")
-        pairing.replaced = [*pairing.replaced, {"match": pairing.match_id, "why": "failed"}]
-        pairing.status = Pairing.Status.PLAYING
-        pairing.match = _create_match(tournament, pairing, pairing.seat_entries or pairing.entries,
+        dropped = set(Entry.objects.filter(pk__in=pairing.entries, dropped=True).values_list("pk", flat=True))
+        if pairing.match_id:
+            pairing.replaced = [*pairing.replaced, {"match": pairing.match_id, "why": "failed"}]
+        live = [e for e in pairing.entries if e not in dropped]
+        if dropped and len(pairing.entries) == 2:
+            # The organiser dropped a player of the failed table: the other goes through.
+            pairing.status = Pairing.Status.DONE
+            pairing.result = plan.walkover_result(pairing.entries, live[0] if live else pairing.entries[0])
+            pairing.save(update_fields=["replaced", "status", "result"])
+        else:
+            try:
+                match = _create_match(tournament, pairing, pairing.seat_entries or pairing.entries,
                                       best_of=tournament.best_of)
-        pairing.save(update_fields=["replaced", "status", "match"])
+            except ValidationError as exc:
+                raise Conflict(f"The match cannot be played: {'; '.join(exc.messages)}. Drop the player whose "
+                               "deck cannot play, then re-run it.") from None
+            pairing.status = Pairing.Status.PLAYING
+            pairing.match = match
+            pairing.result = None
+            pairing.save(update_fields=["replaced", "status", "match", "result"])
+        if tournament.state == Tournament.State.RUNNING:
+            _advance_locked(tournament, timezone.now())
         _broadcast_on_commit(tournament.pk)
     return pairing
 
@@ -515,8 +532,13 @@ def _sync_round(tournament: Tournament, current: Round) -> int:
             seat_entries = list(reversed(pairing.seat_entries or pairing.entries))
             pairing.replaced = [*pairing.replaced, {"match": match.pk, "why": "drawn"}]
             pairing.seat_entries = seat_entries
-            pairing.match = _create_match(tournament, pairing, seat_entries, best_of=1)
-            pairing.save(update_fields=["replaced", "seat_entries", "match"])
+            try:
+                pairing.match = _create_match(tournament, pairing, seat_entries, best_of=1)
+            except ValidationError as exc:
+                pairing.match = None
+                pairing.status = Pairing.Status.FAILED
+                pairing.result = {"error": "; ".join(exc.messages)}
+            pairing.save(update_fields=["replaced", "seat_entries", "match", "status", "result"])
             waiting += 1
             continue
         pairing.result = result
@@ -547,9 +569,15 @@ def _pair_round(tournament: Tournament, step: plan.Step) -> Round:
             pairing.result = plan.walkover_result(spec.entries, spec.walkover)
         pairing.save()
         if pairing.status == Pairing.Status.PLAYING:
-            pairing.match = _create_match(tournament, pairing, pairing.entries, best_of=tournament.best_of,
-                                          entries=entries)
-            pairing.save(update_fields=["match"])
+            try:
+                pairing.match = _create_match(tournament, pairing, pairing.entries, best_of=tournament.best_of,
+                                              entries=entries)
+            except ValidationError as exc:
+                # A deck that can no longer play (deleted after entering): the table waits
+                # for the organiser, who drops the player and re-runs it as a walkover.
+                pairing.status = Pairing.Status.FAILED
+                pairing.result = {"error": "; ".join(exc.messages)}
+            pairing.save(update_fields=["match", "status", "result"])
     tournament.current_round = number
     tournament.save(update_fields=["current_round", "updated"])
     return new_round
@@ -613,12 +641,20 @@ def tournament_tick(*, now: datetime | None = None) -> dict[str, list[int]]:
     report: dict[str, list[int]] = {"started": [], "cancelled": [], "advanced": [], "tiebreaks": []}
     due = Tournament.objects.filter(state=Tournament.State.OPEN, starts_at__lte=now).values_list("pk", flat=True)
     for tournament_id in list(due):
-        tournament = tournament_start(tournament_id=tournament_id, now=now)
+        try:
+            tournament = tournament_start(tournament_id=tournament_id, now=now)
+        except Exception:  # one broken event must not stop the others from starting
+            logger.exception("tick: could not start tournament %s", tournament_id)
+            continue
         report["cancelled" if tournament.state == Tournament.State.CANCELLED else "started"].append(tournament_id)
     running = Tournament.objects.filter(state=Tournament.State.RUNNING).values_list("pk", flat=True)
     for tournament_id in list(running):
         before = Tournament.objects.filter(pk=tournament_id).values_list("current_round", "state").first()
-        tournament_advance(tournament_id=tournament_id, now=now)
+        try:
+            tournament_advance(tournament_id=tournament_id, now=now)
+        except Exception:
+            logger.exception("tick: could not advance tournament %s", tournament_id)
+            continue
         after = Tournament.objects.filter(pk=tournament_id).values_list("current_round", "state").first()
         if before != after:
             report["advanced"].append(tournament_id)

@@ -205,3 +205,30 @@ def test_round_endpoint_and_standings(organiser, sent):
     assert detail["state"] == "finished" and detail["seed"] == Tournament.objects.get(pk=event.pk).seed
     entries = client_for().get(f"/api/tournaments/{event.pk}/entries/").json()
     assert all(e["decklist"] for e in entries["results"])  # public once started
+
+
+def test_a_deck_deleted_after_entering_fails_its_table_until_the_organiser_drops_the_player(organiser, sent):
+    from decks.services import deck_archive
+    from matches.tasks import run_match
+
+    event = make_event(organiser, rounds=2)
+    entries = fill(event, 4)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    gone = entries[0]
+    deck_archive(deck=gone.deck, actor=gone.player)
+    for pairing in Pairing.objects.filter(round__tournament=event):
+        run_match.apply(args=[pairing.match_id])
+    tournament_advance(tournament_id=event.pk)
+    broken = next(p for p in Pairing.objects.filter(round__tournament=event, round__number=2) if gone.pk in p.entries)
+    assert broken.status == Pairing.Status.FAILED and "deleted" in broken.result["error"]
+    from tournaments.errors import Conflict
+
+    with pytest.raises(Conflict):
+        tournament_rerun_pairing(pairing_id=broken.pk, by=organiser)
+    from tournaments.services import tournament_drop
+
+    tournament_drop(entry_id=gone.pk, by=organiser)
+    tournament_rerun_pairing(pairing_id=broken.pk, by=organiser)
+    broken.refresh_from_db()
+    assert broken.status == Pairing.Status.DONE and broken.result["walkover"]
+    assert play_out(event).state == Tournament.State.FINISHED
