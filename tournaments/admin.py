@@ -45,6 +45,12 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [EntryInline]
     actions = ["start_now", "pause", "resume", "cancel"]
 
+    def get_readonly_fields(self, request, obj=None):
+        """Settings are edited before the start only; after it every field is read-only."""
+        if obj is not None and obj.state not in (Tournament.State.DRAFT, Tournament.State.OPEN):
+            return [f.name for f in self.model._meta.fields]
+        return self.readonly_fields
+
     @admin.action(description="Start now")
     def start_now(self, request, queryset):
         _run(self, request, queryset, lambda t: tournament_start(tournament_id=t.pk, by=request.user), "started")
