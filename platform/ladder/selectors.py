@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.functional import cached_property
 from kombu.exceptions import ChannelError
 
+from decks.models import Deck
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange
 from matches.models import Match
@@ -41,6 +44,24 @@ def ratings_for_decks(deck_ids: Iterable[int]) -> dict[int, float]:
 # --------------------------------------------------------------------------- leaderboards
 
 
+#: Up to this many archived decks are left out of a leaderboard by their ids (an index
+#: lookup); beyond it, by a join with the decks (and SQLite's limit on query parameters).
+ARCHIVED_BY_ID = 500
+
+
+def _archived_ratings(game: str, pool: str) -> list[tuple[int, float]] | None:
+    """``(deck id, ordinal)`` of the rated archived decks of ``game`` (few: found from the
+    deck side), or None when there are more than ``ARCHIVED_BY_ID``."""
+    if pool != Pool.BOTS:
+        return []
+    ids = list(Deck.objects.filter(game=game, archived=True).values_list("pk", flat=True)[:ARCHIVED_BY_ID + 1])
+    if len(ids) > ARCHIVED_BY_ID:
+        return None
+    if not ids:
+        return []
+    return list(Rating.objects.filter(pool=pool, game=game, deck_id__in=ids).values_list("deck_id", "ordinal"))
+
+
 def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Rating]:
     """The ratings of ``game`` in ``pool``, best first (ordinal, then the older rating).
 
@@ -49,7 +70,10 @@ def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Ratin
     """
     rows = Rating.objects.filter(game=game, pool=pool)
     if pool == Pool.BOTS:
-        rows = rows.filter(deck__archived=False).select_related("deck", "deck__owner")
+        archived = _archived_ratings(game, pool)
+        rows = (rows.filter(deck__archived=False) if archived is None
+                else rows.exclude(deck_id__in=[deck_id for deck_id, _ in archived]))
+        rows = rows.select_related("deck", "deck__owner")
     else:
         rows = rows.select_related("player")
     if q:
@@ -60,9 +84,46 @@ def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Ratin
     return rows.order_by("-ordinal", "id")
 
 
-def _ranked_base(game: str, pool: str) -> QuerySet[Rating]:
+def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> list[int]:
+    """For each of ``ordinals``, how many listed ratings of ``game`` and ``pool`` are
+    higher (None: how many there are at all).
+
+    One aggregate over the leaderboard index from the top down to the lowest ordinal
+    asked, minus the archived decks' ratings (few, counted in Python): joining every
+    rating to its deck would cost far more over 100,000 decks.
+    """
+    if not ordinals:
+        return []
+    archived = _archived_ratings(game, pool)
     rows = Rating.objects.filter(game=game, pool=pool)
-    return rows.filter(deck__archived=False) if pool == Pool.BOTS else rows
+    if archived is None:  # many archived decks: let the database join
+        rows = rows.filter(deck__archived=False)
+        archived = []
+    asked = [o for o in ordinals if o is not None]
+    if len(asked) < len(ordinals):
+        floor_rows = rows
+    else:
+        floor_rows = rows.filter(ordinal__gt=min(asked))
+    totals = floor_rows.aggregate(
+        all=Count("id"), **{f"above{i}": Count("id", filter=Q(ordinal__gt=o)) for i, o in enumerate(asked)}
+    )
+    out, index = [], 0
+    for ordinal in ordinals:
+        if ordinal is None:
+            out.append(totals["all"] - len(archived))
+        else:
+            out.append(totals[f"above{index}"] - sum(1 for _, o in archived if o > ordinal))
+            index += 1
+    return out
+
+
+def _count_above(game: str, pool: str, ordinal: float | None = None) -> int:
+    return _counts_above(game, pool, [ordinal])[0]
+
+
+def leaderboard_count(*, game: str, pool: str) -> int:
+    """How many ratings the unfiltered leaderboard lists."""
+    return _count_above(game, pool)
 
 
 def rank_of(rating: Rating) -> int | None:
@@ -70,30 +131,51 @@ def rank_of(rating: Rating) -> int | None:
     rank); None for the rating of an archived deck."""
     if rating.deck_id and rating.deck.archived:
         return None
-    return 1 + _ranked_base(rating.game, rating.pool).filter(ordinal__gt=rating.ordinal).count()
+    return 1 + _count_above(rating.game, rating.pool, rating.ordinal)
 
 
 def with_ranks(rows: Sequence[Rating], *, start: int | None) -> list[Rating]:
-    """Set ``rank`` on each of ``rows`` (one page of a leaderboard); equal ordinals share
-    a rank (1, 2, 2, 4).
+    """Set ``rank`` (1 + how many listed ratings are higher: ties share a rank, 1, 2, 2,
+    4) on each of ``rows``, one page of a leaderboard.
 
-    ``start`` is the page's offset in the unfiltered leaderboard: the page is then a
-    contiguous run of the order, so one count gives the first rank and the others follow
-    from their position. For a filtered page (``start`` None) each row is counted.
+    ``start`` is the page's offset in the unfiltered leaderboard. Such a page is a run of
+    the order (ordinal down, id up), so a row's rank is its position minus the equal
+    ratings before it: a small count of equal ordinals, never a count of everything
+    above. A filtered page (``start`` None) counts the ratings above each row in one query.
     """
     rows = list(rows)
+    if not rows:
+        return rows
+    if start is None:
+        for row, above in zip(rows, _counts_above(rows[0].game, rows[0].pool, [r.ordinal for r in rows]),
+                              strict=True):
+            row.rank = 1 + above
+        return rows
+    first = rows[0]
+    ties_before = leaderboard(game=first.game, pool=first.pool).filter(ordinal=first.ordinal, id__lt=first.id).count()
     for index, row in enumerate(rows):
-        if start is None or index == 0:
-            row.rank = 1 + _ranked_base(row.game, row.pool).filter(ordinal__gt=row.ordinal).count()
-        elif row.ordinal == rows[index - 1].ordinal:
+        if index and row.ordinal == rows[index - 1].ordinal:
             row.rank = rows[index - 1].rank
         else:
-            row.rank = start + index + 1
+            row.rank = start + index + 1 - (ties_before if index == 0 else 0)
     return rows
 
 
+class LeaderboardPaginator(Paginator):
+    """A paginator that is told its count (``leaderboard_count``) instead of counting
+    the joined queryset."""
+
+    def __init__(self, *args, count: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._known_count = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._known_count
+
+
 def pool_counts(*, game: str) -> dict[str, int]:
-    return {pool: _ranked_base(game, pool).count() for pool in Pool.values}
+    return {pool: _count_above(game, pool) for pool in Pool.values}
 
 
 # --------------------------------------------------------------------------- one deck or player

@@ -40,7 +40,9 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 class RankedRatingSerializer(RatingSerializer):
-    rank = serializers.IntegerField(help_text="1 + the number of higher ratings of the leaderboard")
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="1 + the number of higher ratings of the leaderboard; null for a deleted deck"
+    )
 
     class Meta(RatingSerializer.Meta):
         fields = ["rank", *RatingSerializer.Meta.fields]

@@ -12,7 +12,14 @@ from django.views.decorators.http import require_safe
 from decks.models import GameName
 from ladder import conf
 from ladder.models import Pool
-from ladder.selectors import ladder_activity, leaderboard, pool_counts, with_ranks
+from ladder.selectors import (
+    LeaderboardPaginator,
+    ladder_activity,
+    leaderboard,
+    leaderboard_count,
+    pool_counts,
+    with_ranks,
+)
 from matches.models import Match
 
 #: Rows per leaderboard page.
@@ -41,7 +48,9 @@ def ladder_board(request: HttpRequest, game: str) -> HttpResponse:
         pool = Pool.BOTS
     q = request.GET.get("q", "").strip()[:Q_MAX]
     rows = leaderboard(game=game, pool=pool, q=q or None)
-    page_obj = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
+    paginator = (Paginator(rows, PER_PAGE) if q else
+                 LeaderboardPaginator(rows, PER_PAGE, count=leaderboard_count(game=game, pool=pool)))
+    page_obj = paginator.get_page(request.GET.get("page"))
     start = None if q else page_obj.start_index() - 1
     page_obj.object_list = with_ranks(page_obj.object_list, start=start)
     filters = {"pool": pool if pool != Pool.BOTS else "", "q": q}

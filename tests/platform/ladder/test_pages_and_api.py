@@ -173,3 +173,19 @@ def test_the_schema_lists_the_ladder_endpoints(api, db):
     for path in ("/api/ladders/{game}/", "/api/decks/{deck_id}/rating-history/",
                  "/api/players/{username}/rating-history/"):
         assert path in schema["paths"], path
+
+
+def test_an_archived_deck_leaves_the_leaderboard_and_the_ranks_close_up(rated, api, client):
+    from decks.services import deck_archive
+
+    a, b, c = rated
+    before = {r["deck"]["name"]: r["rank"] for r in api.get("/api/ladders/tempofront/").json()["results"]}
+    top = min(before, key=before.get)
+    deck = {"Alpha": a, "Bravo": b, "Charlie": c}[top]
+    deck_archive(deck=deck, actor=deck.owner)
+    body = api.get("/api/ladders/tempofront/").json()
+    assert body["count"] == 2 and top not in [r["deck"]["name"] for r in body["results"]]
+    assert [r["rank"] for r in body["results"]] == [1, 2]
+    searched = api.get("/api/ladders/tempofront/", {"q": "o"}).json()["results"]  # Bravo, Charlie (and Alpha)
+    assert sorted(r["rank"] for r in searched) == [1, 2][: len(searched)]
+    assert api.get(f"/api/decks/{deck.pk}/rating-history/").json()["rating"]["rank"] is None
