@@ -41,6 +41,13 @@ def ratings_for_decks(deck_ids: Iterable[int]) -> dict[int, float]:
     return {deck_id: found.get(deck_id, start) for deck_id in ids}
 
 
+def human_rating(*, user_id: int, game: str) -> float:
+    """The player's humans-pool ordinal in ``game`` (live matchmaking pairs by it); the
+    starting ordinal 0.0 before their first rated live match."""
+    found = Rating.objects.filter(pool=Pool.HUMANS, game=game, player_id=user_id).values_list("ordinal", flat=True)
+    return next(iter(found), model.ordinal(model.MU, model.SIGMA))
+
+
 # --------------------------------------------------------------------------- leaderboards
 
 

@@ -134,3 +134,14 @@ def test_the_rebuild_command_reproduces_the_stored_ratings_exactly(alice, bob, c
     rebuilt = {r.pk: (r.mu, r.sigma, r.ordinal, r.games, r.form, r.recent) for r in Rating.objects.all()}
     assert rebuilt == stored
     call_command("ladder_rebuild", "--check")
+
+
+def test_human_rating_is_the_players_live_ordinal_or_the_starting_one(alice, bob):
+    from ladder.selectors import human_rating
+
+    a, b = make_deck(alice), make_deck(bob, index=1)
+    assert human_rating(user_id=alice.pk, game="tempofront") == 0.0
+    finish([a, b], [1, 2], kind="live", pilots=["human", "human"])
+    mine = Rating.objects.get(pool=Pool.HUMANS, player=alice)
+    assert human_rating(user_id=alice.pk, game="tempofront") == mine.ordinal
+    assert human_rating(user_id=alice.pk, game="conquest") == 0.0
