@@ -277,6 +277,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two "state" fields with different choices: each gets its own named enum.
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStateEnum": "tournaments.models.Tournament.State",
+        "LiveQueueStateEnum": ["idle", "waiting", "matched"],
+    },
 }
 
 # --------------------------------------------------------------------------- auth, i18n
