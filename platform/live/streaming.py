@@ -1,0 +1,58 @@
+"""Watching bot matches as they are played: a running match's public board, streamed.
+
+A worker playing a bot match (``matches.run_match``) can pass a :class:`BoardStreamer` as
+(or call it from) the match runner's ``on_action(n, state, events)`` callback. It sends
+the spectators' view (``state.view(None)``, public information only) and the public events
+since the last frame to the match's group (``match.<id>``, the socket of the match page)
+as ``{"type": "match.board", "match_id", "game", "actions", "view", "events", "over"}``,
+at most one frame per ``interval`` seconds (default 0.5) so that a page can show the board
+moving at a watchable pace without the worker flooding the channel layer; the last
+position of a game is always sent. Sending never raises into the worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+
+class BoardStreamer:
+    """Throttled public-board frames of one game of a running match."""
+
+    def __init__(self, *, match_id: int, game: int, interval: float = 0.5, clock=time.monotonic, send=None):
+        self.match_id = match_id
+        self.game = game
+        self.interval = interval
+        self.clock = clock
+        self.last_sent: float | None = None
+        self.pending_events: list[dict[str, Any]] = []
+        self._send = send
+
+    def __call__(self, actions: int, state, events) -> bool:
+        """Record one applied action; send a frame if one is due. Returns whether it sent."""
+        self.pending_events.extend({"kind": e.kind, "text": e.text} for e in events if e.visible_to(None))
+        over = state.outcome is not None
+        now = self.clock()
+        if not over and self.last_sent is not None and now - self.last_sent < self.interval:
+            return False
+        self.last_sent = now
+        frame = {"type": "match.board", "match_id": self.match_id, "game": self.game, "actions": actions,
+                 "view": state.view(None), "events": self.pending_events, "over": over}
+        self.pending_events = []
+        try:
+            (self._send or _group_send)(self.match_id, frame)
+        except Exception:
+            logger.exception("could not stream the board of match %s", self.match_id)
+        return True
+
+
+def _group_send(match_id: int, frame: dict[str, Any]) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(f"match.{match_id}", frame)
