@@ -188,7 +188,8 @@ def rating_record_match(*, match: Match) -> list[RatingChange]:
     people = participants(match, seats)
     if not people:
         return []
-    with transaction.atomic():
+    # No savepoint: inside match_finished the caller's transaction is the one that counts.
+    with transaction.atomic(savepoint=False):
         if RatingChange.objects.filter(match=match).exists():
             return []
         pool = pool_of(match)
