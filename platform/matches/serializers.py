@@ -155,7 +155,7 @@ class ChallengeSerializer(serializers.Serializer):
     """``POST /api/matches/``: the decks (ids; each plays its latest version) and best-of."""
 
     decks = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), min_length=2, max_length=4,
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), min_length=2, max_length=4,
         error_messages={"min_length": "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at least "
                                       "{min_length}, your own first",
                         "max_length": "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at most "

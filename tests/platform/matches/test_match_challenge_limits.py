@@ -38,7 +38,7 @@ def test_a_challenge_sets_up_no_game_in_the_request(alice, bob, enqueued, monkey
 @pytest.mark.parametrize(("game", "params", "bound"), [
     ("tempofront", {"opening_hand": 1_000_000}, "parameter 'opening_hand' must be between"),
     ("tempofront", {"integrity": 1e9}, "parameter 'integrity'"),
-    ("conquest", {"battles": 13}, "parameter 'battles' must be between"),
+    ("conquest", {"battles": 1000}, "parameter 'battles' must be between"),
     ("conquest", {"no_such_rule": 1}, "no_such_rule"),
 ])
 def test_parameters_outside_the_engines_ranges_are_400_naming_the_bound(alice, bob, enqueued, game, params, bound):
@@ -110,8 +110,9 @@ def test_the_schema_states_the_real_limits_and_every_status_of_a_challenge(db):
     assert challenge["decks"]["minItems"] == 2 and challenge["decks"]["maxItems"] == 4
     best_of = schemas[challenge["best_of"]["allOf"][0]["$ref"].rsplit("/", 1)[1]]
     assert best_of["enum"] == [1, 3, 5]
-    assert "opening_hand (0..10" in challenge["params"]["description"]
-    assert "battles (1..12" in challenge["params"]["description"]
+    for game, name in (("tempofront", "opening_hand"), ("conquest", "battles")):
+        spec = games[game].param_specs()[name]
+        assert f"{name} ({spec.minimum}..{spec.maximum}, default {spec.default})" in challenge["params"]["description"]
     post = schema["paths"]["/api/matches/"]["post"]["responses"]
     assert {"201", "400", "401", "409", "413"} <= set(post)
     replay = schema["paths"]["/api/matches/{match_id}/replay/"]["get"]
