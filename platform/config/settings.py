@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "ladder",
     "live",
     "tournaments",
+    "guide",
 ]
 
 MIDDLEWARE = [

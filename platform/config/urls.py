@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("ladder.urls")),  # /ladder/ and its API
     path("", include("live.urls")),
     path("", include("tournaments.urls")),
+    path("", include("guide.urls")),  # rules, glossaries, status
 ]
 
 # Styled pages for people, the API's error shape under /api/ (web/errors.py).
