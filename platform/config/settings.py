@@ -236,9 +236,9 @@ REST_FRAMEWORK = {
 }
 
 
-def _rate(name: str, default: str) -> str | None:
+def _rate(name: str, value: str) -> str | None:
     """A rate like ``10/min`` (``s``, ``min``, ``hour``, ``day``); ``off`` for no limit."""
-    value = env.str(name, default=default).strip()
+    value = value.strip()
     if value.lower() in ("off", "none", "0"):
         return None
     number, _, period = value.partition("/")
@@ -254,11 +254,14 @@ DEFAULT_THROTTLE_RATES = {
     "login_username": "10/min",
     "write": "120/min",
 }
+_RATE_VARIABLES = {
+    "register": ("THROTTLE_REGISTER_RATE", env.str("THROTTLE_REGISTER_RATE", default="")),
+    "login": ("THROTTLE_LOGIN_RATE", env.str("THROTTLE_LOGIN_RATE", default="")),
+    "login_username": ("THROTTLE_LOGIN_USERNAME_RATE", env.str("THROTTLE_LOGIN_USERNAME_RATE", default="")),
+    "write": ("THROTTLE_WRITE_RATE", env.str("THROTTLE_WRITE_RATE", default="")),
+}
 THROTTLE_RATES = {
-    "register": _rate("THROTTLE_REGISTER_RATE", DEFAULT_THROTTLE_RATES["register"]),
-    "login": _rate("THROTTLE_LOGIN_RATE", DEFAULT_THROTTLE_RATES["login"]),
-    "login_username": _rate("THROTTLE_LOGIN_USERNAME_RATE", DEFAULT_THROTTLE_RATES["login_username"]),
-    "write": _rate("THROTTLE_WRITE_RATE", DEFAULT_THROTTLE_RATES["write"]),
+    scope: _rate(name, value or DEFAULT_THROTTLE_RATES[scope]) for scope, (name, value) in _RATE_VARIABLES.items()
 }
 # Largest request body accepted (bytes): decklists and challenges are a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

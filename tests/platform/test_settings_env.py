@@ -160,3 +160,13 @@ def test_ci_runs_against_postgresql():
         pytest.skip("DATABASE_URL is not set: the suite runs on SQLite")
     assert connection.vendor == "postgresql"
     assert connection.settings_dict["NAME"].startswith("test_")
+
+
+def test_rate_limits_come_from_the_environment_and_bad_rates_are_refused():
+    probe = "import django; django.setup()\nfrom django.conf import settings\nprint(settings.THROTTLE_RATES)"
+    result = run([sys.executable, "-c", probe], clean_env(THROTTLE_LOGIN_RATE="5/min", THROTTLE_WRITE_RATE="off"))
+    assert result.returncode == 0, result.stderr
+    rates = result.stdout.strip().splitlines()[-1]
+    assert "'login': '5/min'" in rates and "'write': None" in rates and "'register': '20/hour'" in rates
+    refused = run([sys.executable, "-c", probe], clean_env(THROTTLE_LOGIN_RATE="lots"))
+    assert refused.returncode != 0 and "THROTTLE_LOGIN_RATE='lots' is not a rate" in refused.stderr
