@@ -8,7 +8,9 @@ Every API error, whatever raised it, leaves as::
 
 ``code`` is stable and machine-readable (``validation_error``, ``not_authenticated``,
 ``authentication_failed``, ``permission_denied``, ``not_found``, ``method_not_allowed``,
-``unsupported_media_type``, ``parse_error``, ``payload_too_large``, ...); ``message`` is
+``unsupported_media_type``, ``parse_error``, ``payload_too_large``, ``throttled`` (429, with
+``Retry-After``), ``bad_request`` (a NUL byte in the address: web/middleware.py),
+``server_error`` (web/errors.py), ...); ``message`` is
 a sentence for people; ``fields`` maps each input field to its messages and is empty
 when the error is not about fields. Views and services raise DRF exceptions or Django's
 ``ValidationError`` / ``PermissionDenied`` / ``Http404``; this module does the rest.
