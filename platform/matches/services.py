@@ -108,8 +108,32 @@ def match_challenge(
     :class:`TooManyOpenChallenges`, nothing written; the count is taken under the
     challenger's user row lock.
     """
-    errors: dict[str, list[str]] = {}
     versions = list(deck_versions)
+    game_name, clean_params, seed = _validated(versions, best_of=best_of, params=params, seed=seed)
+
+    salt = fairness.new_salt()
+    with transaction.atomic():
+        if created_by is not None and kind == Match.Kind.CHALLENGE:
+            _check_open_challenges(created_by)
+        match = Match.objects.create(
+            game=game_name, kind=kind, best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
+            seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt),
+            lease_expires=timezone.now() + timedelta(seconds=conf.resend_seconds()),
+        )
+        MatchSeat.objects.bulk_create(
+            [MatchSeat(match=match, seat=i, deck_version=v, pilot=v.pilot) for i, v in enumerate(versions)]
+        )
+        match_id = match.pk
+        queue = conf.queue_for(match.kind)
+        transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
+    return match
+
+
+def _validated(versions: list[DeckVersion], *, best_of: int, params: Mapping[str, Any] | None,
+               seed: int | None) -> tuple[str, dict[str, Any], int]:
+    """The game, the parameters and the seed (random when None) of a match of ``versions``;
+    raises ``ValidationError`` with every problem (see :func:`match_challenge`)."""
+    errors: dict[str, list[str]] = {}
     game_names = sorted({v.deck.game for v in versions})
     if not versions:
         errors.setdefault("decks", []).append("a challenge needs decks: two for TempoFront, two to four for Conquest")
@@ -141,22 +165,68 @@ def match_challenge(
         _check_with_engine(engine_game, versions, clean_params, seed, errors)
     if errors:
         raise ValidationError(errors)
+    return game_names[0], clean_params, seed
 
+
+#: ``lease_owner`` of a live match: played by people through the live app, never by a
+#: worker; its ``lease_expires`` stays null, so neither the sweeper nor a claim touch it.
+LIVE_LEASE_OWNER = "live"
+
+
+def match_create_live(
+    *,
+    created_by: AbstractBaseUser | None,
+    deck_versions: Sequence[DeckVersion],
+    pilots: Sequence[str],
+    params: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+) -> Match:
+    """Create a running live match (best of 1) whose entries are ``deck_versions``, played
+    by ``pilots`` (``"human"`` or a bot spec, one per entry); no task is sent.
+
+    Validated like :func:`match_challenge` (``ValidationError``, plus ``pilots`` when their
+    count differs), with the same secret seed, salt and public commitment. The match is
+    running under ``lease_owner = "live"`` with no expiry, so the sweeper and
+    :func:`match_claim` leave it alone; :func:`match_record_live_game` finishes it.
+    """
+    versions, pilots = list(deck_versions), [str(p) for p in pilots]
+    if len(pilots) != len(versions):
+        raise ValidationError({"pilots": [f"one pilot per deck: {len(versions)} decks but {len(pilots)} pilots"]})
+    game_name, clean_params, seed = _validated(versions, best_of=1, params=params, seed=seed)
     salt = fairness.new_salt()
     with transaction.atomic():
-        if created_by is not None and kind == Match.Kind.CHALLENGE:
-            _check_open_challenges(created_by)
         match = Match.objects.create(
-            game=game_names[0], kind=kind, best_of=best_of, seed=seed, params=clean_params, created_by=created_by,
-            seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt),
-            lease_expires=timezone.now() + timedelta(seconds=conf.resend_seconds()),
+            game=game_name, kind=Match.Kind.LIVE, status=Match.Status.RUNNING, best_of=1, seed=seed,
+            params=clean_params, created_by=created_by, started=timezone.now(), lease_owner=LIVE_LEASE_OWNER,
+            lease_expires=None, seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt),
         )
         MatchSeat.objects.bulk_create(
-            [MatchSeat(match=match, seat=i, deck_version=v, pilot=v.pilot) for i, v in enumerate(versions)]
+            [MatchSeat(match=match, seat=i, deck_version=v, pilot=p)
+             for i, (v, p) in enumerate(zip(versions, pilots, strict=True))]
         )
-        match_id = match.pk
-        queue = conf.queue_for(match.kind)
-        transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
+    return match
+
+
+def match_record_live_game(*, match_id: int, replay: Replay, seat_order: Sequence[int],
+                           bot_errors: Sequence[Mapping[str, Any]] = ()) -> Match:
+    """Write the one game of live match ``match_id`` (its replay, which must be finished)
+    and the match's result in one transaction, under the match's row lock; the match is
+    then done (``match_finished`` is sent inside the transaction; the page hears of it on
+    commit). A match already done is returned as it is. Raises ``ValueError`` for a match
+    that is not a running live match or a replay without an outcome.
+    """
+    if replay.outcome is None:
+        raise ValueError(f"live match {match_id}: the replay has no outcome; the game is not over")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status == Match.Status.DONE:
+            return match
+        if match.kind != Match.Kind.LIVE or match.status != Match.Status.RUNNING:
+            raise ValueError(f"match {match_id} is not a running live match ({match.kind}, {match.status})")
+        if not match.games.filter(number=1).exists():
+            _write_game(match, PlayedGame(number=1, seat_order=list(seat_order), outcome=replay.outcome,
+                                          replay=replay, bot_errors=[dict(e) for e in bot_errors]))
+        _finish(match)
     return match
 
 
@@ -241,8 +311,9 @@ def match_claim(*, match_id: int, worker: str) -> Match | None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.is_finished:
             return None
-        if match.status == Match.Status.RUNNING and match.lease_owner and match.lease_expires > now:
-            return None
+        if match.status == Match.Status.RUNNING and match.lease_owner and (
+                match.lease_expires is None or match.lease_expires > now):
+            return None  # held by a live worker, or a live match (no expiry) that no worker plays
         if match.status == Match.Status.QUEUED or match.lease_owner:
             if match.attempts >= conf.max_attempts():
                 _fail(match, now, _gave_up_message(match))
