@@ -23,6 +23,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -206,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         out = subprocess.run([sys.executable, __file__, "--entries", str(args.entries), "--rounds", str(args.rounds),
                               "--drive", str(workers)], cwd=ROOT, env=child_env(run_id, database_url),
                              capture_output=True, text=True)
+        shutil.rmtree(ROOT / "var" / f"test-{run_id}", ignore_errors=True)  # its broker folder and SQLite file
         line = next((x for x in out.stdout.splitlines() if x.startswith("RESULT ")), None)
         if out.returncode or line is None:
             print(out.stdout[-3000:], out.stderr[-3000:], file=sys.stderr)
