@@ -67,8 +67,7 @@ def demo_deck(*, game: str) -> Deck | None:
 def _load_demo_player_decks(*, log: Callable[[str], None], pilot: str) -> None:
     """Give ``demo`` a copy of each game's first starter deck (by name), once."""
     user = get_user_model().objects.filter(username=DEMO_USERNAME).first()
-    if user is None:
-        log(f"no '{DEMO_USERNAME}' user: no demo decks")
+    if user is None:  # the web app's demo data makes it first; without it there is nothing to do
         return
     for game, name in DEMO_DECK_NAMES.items():
         if demo_deck(game=game) is not None:

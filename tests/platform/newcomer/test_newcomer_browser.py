@@ -203,6 +203,12 @@ def test_a_term_explains_itself_on_hover_and_on_focus(site, asgi_server, browser
     page.keyboard.press("Escape")
     tooltip.wait_for(state="hidden")
 
+    # In an element marked data-glossary, the terms its text names explain themselves too.
+    page.goto(asgi_server.url("/rules/tempofront/glossary/"), wait_until="networkidle")
+    front = page.locator('#presence dd [data-term="front"] a.term-link').first
+    front.wait_for()
+    assert front.get_attribute("href") == "/rules/tempofront/glossary/#front"
+
     # A keyword on a card face does the same and leads to its glossary entry.
     page.goto(asgi_server.url("/cards/?game=tempofront&q=ranged"), wait_until="networkidle")
     keyword = page.locator('.cf-keywords [data-term="Ranged"] a.term-link').first
