@@ -105,7 +105,8 @@ function drawPlacement(payload) {
     return true;
   }
   const hand = payload.view.hand ?? [];
-  const locations = (payload.view.locations ?? []).map((loc) => loc.number).filter((n) => n >= location);
+  const locations = (payload.view.locations ?? []).filter((loc) => loc.in_skirmish !== false)
+    .map((loc) => loc.number).filter((n) => n >= location);
   const rows = locations.map((n) => el("label", { class: "placement-row" }, `Location ${n} `,
     el("select", { "data-location": n },
       el("option", { value: "empty" }, "leave empty"),
