@@ -15,6 +15,7 @@ the periodic worker's sweep while the match worker is still busy.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -23,7 +24,10 @@ from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
+import celery
 import pytest
+import redis
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
@@ -79,8 +83,20 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
     from matches.services import RUN_MATCH, match_challenge
 
     started: list[Celery] = []
+    # A broker namespace of this test's own: the suite's session worker (if another test
+    # started it) must not play these matches or run these sweeps.
+    run_id = f"{settings.TEST_RUN_ID}-sweep-{uuid.uuid4().hex[:6]}"
+    broker = celery.Celery("periodic-queue-test", broker=settings.CELERY_BROKER_URL)
+    broker.conf.update(
+        broker_transport_options={**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "global_keyprefix": f"test-{run_id}:"},
+        task_queues=celery_app.conf.task_queues, task_default_queue=celery_app.conf.task_default_queue,
+    )
+
+    def enqueue(task_name: str, object_id: int, *, queue: str = "matches") -> None:
+        broker.send_task(task_name, args=[object_id], queue=queue)
+
     # No decision budget: the slow pilot must not forfeit while the test watches.
-    env = service_env(MATCHES_LEASE_SECONDS="60", MATCHES_DECISION_SECONDS="0")
+    env = service_env(MATCHES_LEASE_SECONDS="60", MATCHES_DECISION_SECONDS="0", TEST_RUN_ID=run_id)
     env["PYTHONPATH"] = os.pathsep.join((str(MATCH_TESTS), env["PYTHONPATH"]))
 
     def worker(name: str, queues: str, *extra: str) -> Celery:
@@ -103,7 +119,7 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
         sweeper = worker("periodic-worker", "periodic")
         beat = Celery("beat", ["beat", "--loglevel", "info", "--schedule", str(tmp_path / "beat-schedule")],
                       service_env(MATCHES_SWEEP_SECONDS="2", HEARTBEAT_SECONDS="3600", LADDER_TICK_SECONDS="3600",
-                                  LIVE_TICK_SECONDS="3600"),
+                                  LIVE_TICK_SECONDS="3600", TOURNAMENTS_TICK_SECONDS="3600", TEST_RUN_ID=run_id),
                       tmp_path)
         started.append(beat)
 
@@ -112,7 +128,9 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
         with mock.patch.object(services, "_enqueue", lambda name, object_id, **kwargs: None):
             long_match = match_challenge(created_by=alice, deck_versions=versions, best_of=1)
         MatchSeat.objects.filter(match=long_match, seat=0).update(pilot="sleepy/seconds=90")
-        celery_app.send_task(RUN_MATCH, args=[long_match.pk], queue="matches")
+        enqueue(RUN_MATCH, long_match.pk)
+        patched = mock.patch.object(services, "_enqueue", enqueue)
+        patched.start()
         deadline = time.monotonic() + 90
         while Match.objects.get(pk=long_match.pk).status != Match.Status.RUNNING and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -138,5 +156,11 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
         assert all(Match.objects.get(pk=m.pk).status == Match.Status.QUEUED for m in waiting)
         assert "Task matches.sweep[" not in busy_worker.log()
     finally:
+        mock.patch.stopall()
         for process in reversed(started):
             process.stop()
+        shutil.rmtree(Path(settings.VAR_DIR) / f"test-{run_id}", ignore_errors=True)
+        server = redis.Redis.from_url(settings.REDIS_URL)
+        keys = list(server.scan_iter(match=f"test-{run_id}*", count=500))
+        if keys:
+            server.delete(*keys)
