@@ -30,6 +30,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from decks.models import Deck, DeckVersion
@@ -464,6 +465,30 @@ def live_enforce_clocks(*, now: datetime | None = None) -> list[int]:
     due = list(LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE, next_deadline__lte=now)
                .values_list("match_id", flat=True))
     return [match_id for match_id in due if live_enforce_clock(match_id=match_id, now=now)]
+
+
+def live_resend_bot_moves(*, now: datetime | None = None, idle_seconds: float = 30.0) -> list[int]:
+    """Send ``live.bot_act`` again for every active match whose bot seat is to act and
+    nothing happened for ``idle_seconds`` (its message was lost: a broker restart, a worker
+    killed). A duplicate is harmless: the task checks the seat has not acted since."""
+    now = now or timezone.now()
+    cutoff = _ms(now) - int(idle_seconds * 1000)
+    resent: list[int] = []
+    candidates = (LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE)
+                  .filter(Q(seats__bot__gt="") | Q(seats__timed_out_at__isnull=False)).distinct()
+                  .select_related("match"))
+    for live in candidates:
+        last = live.log[-1][2] if live.log else _ms(live.created)
+        if last > cutoff:
+            continue
+        bots = {r.seat for r in live.seats.all() if r.is_bot}
+        with engine_state.state_of(live) as state:
+            due = [seat for seat in state.to_act() if seat in bots]
+        for seat in due:
+            _enqueue(BOT_ACT, [live.match_id, seat, len(live.log)])
+        if due:
+            resent.append(live.match_id)
+    return resent
 
 
 # --------------------------------------------------------------------------- side effects

@@ -5,7 +5,8 @@
 - ``live.check_clock(match_id)`` (queue ``periodic``): scheduled for a match's next clock
   deadline; applies a time-out even when nobody is connected;
 - ``live.tick`` (beat, queue ``periodic``): every clock due, matchmaking queues paired again
-  (their rating windows widen with waiting), stale challenges expired.
+  (their rating windows widen with waiting), stale challenges expired, and a bot move whose
+  message was lost sent again.
 """
 
 from __future__ import annotations
@@ -31,4 +32,5 @@ def tick() -> dict:
         "timed_out": services.live_enforce_clocks(),
         "paired": services.live_pair_queues(),
         "expired_challenges": services.live_expire_challenges(),
+        "bot_moves_resent": services.live_resend_bot_moves(),
     }

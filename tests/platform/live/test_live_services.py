@@ -357,3 +357,21 @@ def test_the_end_of_a_live_match_sends_match_finished_with_its_result(alice, bob
     finally:
         match_finished.disconnect(receiver)
     assert heard == [(live.match_id, "done", [2, 1], 1)]
+
+
+def test_a_lost_bot_message_is_sent_again_by_the_tick(alice, sent):
+    from django.contrib.auth.models import User
+
+    site = User.objects.create_user("site", password="pw-site-123")
+    make_deck(site, "tempofront", index=1, starter=True)
+    live = services.live_play_bot(user=alice, deck_version=make_deck(alice, "tempofront").latest_version,
+                                  bot="random")
+    live, state = state_of(live)
+    if 1 not in state.to_act():  # the person moves first: get to the bot's turn
+        services.live_act(match_id=live.match_id, user=alice, action_json=state.legal_actions(0)[0].to_json())
+        live, state = state_of(live)
+    assert 1 in state.to_act()
+    sent.tasks.clear()
+    assert services.live_resend_bot_moves(now=timezone.now()) == []  # not idle yet
+    assert services.live_resend_bot_moves(now=timezone.now() + timedelta(seconds=31)) == [live.match_id]
+    assert sent.bot_calls() == [[live.match_id, 1, len(live.log)]]
