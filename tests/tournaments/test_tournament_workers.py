@@ -3,7 +3,10 @@ under CI), with random bots: a 64-entry Swiss of 6 rounds best of 3, a 16-entry 
 elimination, a 16-player Conquest pod event. Each result is checked for consistency:
 every entry's record adds up, every match has a replay, no avoidable rematch in the
 Swiss, the grand final's winner is the event's winner, the standings follow the
-documented tiebreak order."""
+documented tiebreak order.
+
+The waits are generous on purpose: they only stop a run that hangs, and are no speed
+target (the platform's speed is measured in bench/RESULTS.md, "Tournament platform")."""
 
 from __future__ import annotations
 
@@ -63,7 +66,7 @@ def test_a_64_entry_swiss_of_6_rounds_best_of_3_runs_to_the_end(celery_worker_pr
     event = make_event(organiser, format="swiss", rounds=6, best_of=3)
     fill(event, 64)
     tournament_start(tournament_id=event.pk, by=organiser)
-    event = wait_finished(event, timeout=900, logs=[celery_worker_process])
+    event = wait_finished(event, timeout=1800, logs=[celery_worker_process])
     assert event.state == Tournament.State.FINISHED, event.cancel_reason
     assert Round.objects.filter(tournament=event).count() == 6
     assert_consistent(event)
@@ -79,7 +82,7 @@ def test_a_16_entry_double_elimination_runs_to_the_end(celery_worker_process, or
     event = make_event(organiser, format="double_elim", best_of=1)
     entries = fill(event, 16)
     tournament_start(tournament_id=event.pk, by=organiser)
-    event = wait_finished(event, timeout=600, logs=[celery_worker_process])
+    event = wait_finished(event, timeout=1200, logs=[celery_worker_process])
     assert event.state == Tournament.State.FINISHED
     assert_consistent(event)
     pairings = {p.key: p for p in Pairing.objects.filter(round__tournament=event)}
@@ -98,7 +101,7 @@ def test_a_16_player_conquest_pod_event_runs_to_the_end(celery_worker_process, o
     event = make_event(organiser, game="conquest", format="conquest_pods", players_per_game=4, best_of=1)
     fill(event, 16)
     tournament_start(tournament_id=event.pk, by=organiser)
-    event = wait_finished(event, timeout=900, logs=[celery_worker_process])
+    event = wait_finished(event, timeout=1800, logs=[celery_worker_process])
     assert event.state == Tournament.State.FINISHED
     assert_consistent(event)
     rows = standings_rows(tournament=event)
