@@ -17,6 +17,7 @@ seat's remaining decisions are taken by the random bot instead and it ranks last
 
 from __future__ import annotations
 
+import inspect
 import logging
 import secrets
 from collections.abc import Sequence
@@ -402,7 +403,14 @@ def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
     live.replay = replay.to_json()
     record = getattr(match_services, "match_record_live_game", None)
     if record is not None:
-        record(match_id=live.match_id, replay=replay, seat_order=list(range(len(rows))))
+        extra: dict[str, Any] = {}
+        if final.get("timed_out") and "outcome" in inspect.signature(record).parameters:
+            # Seats that ran out of time rank last: the game's result is the final outcome,
+            # while the replay keeps the engine's own (so that it still verifies).
+            extra["outcome"] = Outcome(places=tuple(final["places"]), scores=tuple(final["scores"]),
+                                       reason=final["reason"], detail={**final["detail"],
+                                                                       "timed_out": final["timed_out"]})
+        record(match_id=live.match_id, replay=replay, seat_order=list(range(len(rows))), **extra)
         return
     # Until then the match row is finished here, as matches/services.py finishes one: under
     # its row lock, and match_finished sent in the same transaction (the ladder rates it there).
