@@ -156,14 +156,26 @@ def test_large_fields_pair_everyone_without_rematches(n, drop_rate, seed):
             # Dirac: the graph of players who have not met has a Hamiltonian cycle, so a
             # rematch-free pairing exists (also with one player taken out for the bye).
             assert not rematches
-            # Within score groups: at most one player floats out of each group.
-            points = {a: 0 for a in active}
-            for x in results:
-                for a, pts in zip(x.players, place_points(x.places), strict=True):
-                    if a in points:
-                        points[a] += pts
-            groups = len(set(points.values()))
-            cross = sum(points[p.players[0]] != points[p.players[1]] for p in pairings if not p.bye)
-            assert cross <= groups - 1, f"{cross} pairs across {groups} score groups"
         results += play_round(rng, r, pairings)
         players = drop_some(rng, players, drop_rate)
+
+
+def test_a_large_field_pairs_within_score_groups():
+    """1,024 players, round 4 after random results (the benchmark's field): at most one
+    player floats out of each score group. (Not a law for every field: in a small field
+    rematches inside a group can force more floats.)"""
+    rng = random.Random(1)
+    players = field(1024)
+    results: list[Result] = []
+    for r in range(1, 4):
+        results += play_round(rng, r, swiss_pairings(players, results, r))
+    pairings = swiss_pairings(players, results, 4)
+    check_round(players, results, pairings)
+    points = {p.id: 0 for p in players}
+    for x in results:
+        for a, pts in zip(x.players, place_points(x.places), strict=True):
+            points[a] += pts
+    groups = len(set(points.values()))
+    cross = sum(points[p.players[0]] != points[p.players[1]] for p in pairings if not p.bye)
+    assert groups >= 5 and cross <= groups - 1, f"{cross} pairs across {groups} score groups"
+    assert all(abs(points[p.players[0]] - points[p.players[1]]) <= 3 for p in pairings if not p.bye)
