@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -53,7 +54,7 @@ def human_rating(*, user_id: int, game: str) -> float:
 
 #: Up to this many archived decks are left out of a leaderboard by their ids (an index
 #: lookup); beyond it, by a join with the decks (and SQLite's limit on query parameters).
-ARCHIVED_BY_ID = 500
+ARCHIVED_BY_ID = 5000
 
 
 def _archived_ratings(game: str, pool: str) -> list[tuple[int, float]] | None:
@@ -128,9 +129,23 @@ def _count_above(game: str, pool: str, ordinal: float | None = None) -> int:
     return _counts_above(game, pool, [ordinal])[0]
 
 
+#: A leaderboard at least this long has its length cached for ``COUNT_CACHE_SECONDS``:
+#: counting 100,000 rows on every page view is the most expensive part of the page, and
+#: a total a few seconds old is as good. Shorter ones are counted every time.
+COUNT_CACHE_FROM = 10_000
+COUNT_CACHE_SECONDS = 10
+
+
 def leaderboard_count(*, game: str, pool: str) -> int:
-    """How many ratings the unfiltered leaderboard lists."""
-    return _count_above(game, pool)
+    """How many ratings the unfiltered leaderboard lists (cached a few seconds once long)."""
+    key = f"ladder:count:{game}:{pool}"
+    cached = cache.get(key)
+    if cached is not None and cached >= COUNT_CACHE_FROM:
+        return cached
+    total = _count_above(game, pool)
+    if total >= COUNT_CACHE_FROM:
+        cache.set(key, total, COUNT_CACHE_SECONDS)
+    return total
 
 
 def rank_of(rating: Rating) -> int | None:
