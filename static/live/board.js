@@ -96,7 +96,7 @@ function drawClocks() {
 function drawPlacement(payload) {
   const panel = $("[data-placement]");
   const placing = payload.legal.length && payload.legal.every((a) => a.kind === "place");
-  if (!placing) { panel.hidden = true; plan = null; return false; }
+  if (!placing) { panel.hidden = true; panel.dataset.location = ""; plan = null; return false; }
   const location = payload.legal[0].location;
   if (plan && plan[location] !== undefined) {
     const choice = payload.legal.find((a) => a.card === plan[location]) ?? payload.legal.find((a) => a.card === "empty");
@@ -104,6 +104,9 @@ function drawPlacement(payload) {
     act(choice);
     return true;
   }
+  // Another seat's move while this one is choosing: keep the choices made so far.
+  if (!panel.hidden && panel.dataset.location === String(location)) return false;
+  panel.dataset.location = String(location);
   const hand = payload.view.hand ?? [];
   const locations = (payload.view.locations ?? []).filter((loc) => loc.in_skirmish !== false)
     .map((loc) => loc.number).filter((n) => n >= location);
@@ -113,14 +116,10 @@ function drawPlacement(payload) {
       hand.map((card) => el("option", { value: card.id }, card.name)))));
   const confirm = el("button", { type: "button", class: "button", "data-confirm-placement": true }, "Confirm placement");
   confirm.addEventListener("click", () => {
+    // A card chosen twice goes to the first Location; later ones fall back to empty.
     plan = {};
-    const used = new Map();
-    for (const select of panel.querySelectorAll("select")) {
-      const card = select.value;
-      const count = (used.get(card) ?? 0) + 1;
-      used.set(card, count);
-      plan[Number(select.dataset.location)] = card;
-    }
+    for (const select of panel.querySelectorAll("select")) plan[Number(select.dataset.location)] = select.value;
+    panel.replaceChildren(el("p", { class: "muted", "data-placing": true }, "Placing your cards…"));
     drawPlacement(current);
   });
   panel.replaceChildren(el("p", { class: "muted" }, "Assign a card from your hand to each Location, then confirm."),

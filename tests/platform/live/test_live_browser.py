@@ -135,3 +135,65 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
     for width in (390,):
         pages["carol"].set_viewport_size({"width": width, "height": 844})
         screenshot(pages["carol"], f"live-spectator-{width}")
+
+
+@pytest.fixture
+def conquest_vs_bot(django_db_setup, django_db_blocker) -> tuple[int, str]:
+    """A live Conquest match of alice (seat 0) against the random bot, and alice's cookie."""
+    from live import services
+    from live.services import SeatSpec
+
+    with django_db_blocker.unblock():
+        alice = User.objects.create_user("alice", password="pw-alice-123")
+        site = User.objects.create_user("site", password="pw-site-123")
+        mine = make_deck(alice, "conquest", index=0).latest_version
+        theirs = make_deck(site, "conquest", index=1, starter=True).latest_version
+        live = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
+                                           SeatSpec(deck_version=theirs, bot="random")], seed=4)
+        client = Client()
+        client.force_login(alice)
+        return live.match_id, client.cookies["sessionid"].value
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_plays_conquest_against_a_bot_through_placement_and_a_response_window(
+        conquest_vs_bot, asgi_server, celery_worker_process, browser_page, screenshot):
+    match_id, cookie = conquest_vs_bot
+    page = browser_page
+    page.context.add_cookies([{"name": "sessionid", "value": cookie, "url": asgi_server.origin}])
+    page.goto(asgi_server.url(f"/live/{match_id}/"))
+    page.locator("[data-live-match][data-index]").wait_for(timeout=30_000)
+    rng = random.Random(2)
+    placements = responses = 0
+    for _ in range(400):
+        if state_of(page) == "done":
+            break
+        before = index_of(page)
+        confirm = page.locator("[data-confirm-placement]")
+        buttons = page.locator("[data-actions] button[data-action]:not([disabled])")
+        if confirm.is_visible():
+            # Choose a card (or empty) for every Location and confirm, in one step of the page,
+            # so that a bot's move redrawing the board cannot interleave.
+            page.evaluate("""(seed) => {
+                let x = seed;
+                for (const select of document.querySelectorAll("[data-placement] select")) {
+                    x = (x * 1103515245 + 12345) % 2147483648;
+                    select.selectedIndex = x % select.options.length;
+                }
+                document.querySelector("[data-confirm-placement]")?.click();
+            }""", rng.randrange(1, 10_000))
+            placements += 1
+        elif buttons.count():
+            if page.locator("[data-prompt]").is_visible() and "Respond" in page.locator("[data-prompt]").inner_text():
+                responses += 1
+                assert ":" in page.locator("[data-prompt]").inner_text()  # the countdown
+                if placements and responses == 1:
+                    screenshot(page, "live-conquest-response-window")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        page.wait_for_function(
+            f"Number(document.querySelector('[data-live-match]').dataset.index) > {before}"
+            " || document.querySelector('[data-live-match]').dataset.state === 'done'", timeout=60_000)
+    assert state_of(page) == "done", "the match did not end"
+    assert placements > 0 and responses > 0, (placements, responses)
+    page.locator("[data-actions]").filter(has_text="The match is over").wait_for(timeout=20_000)
+    screenshot(page, "live-conquest-finished")
