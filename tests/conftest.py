@@ -121,7 +121,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if run_dir.is_relative_to(ROOT / "var"):
         shutil.rmtree(run_dir, ignore_errors=True)
     if settings.REDIS_URL and redis_missing() is None:
-        delete_redis_keys(f"test-{settings.TEST_RUN_ID}*")
+        delete_redis_keys(f"test-{settings.TEST_RUN_ID}:*")
 
 
 def delete_redis_keys(pattern: str) -> None:
