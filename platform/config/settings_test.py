@@ -24,7 +24,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "global_keyprefix": f"test-{TEST_RUN_ID}:"}
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"test-{TEST_RUN_ID}"
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"test-{TEST_RUN_ID}:"
     CACHES = {  # noqa: F405
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
