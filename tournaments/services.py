@@ -30,6 +30,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.apps import apps
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -350,10 +351,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
             _cancel(tournament, f"Not enough entries at the start time: {len(entries)} entered, "
                                 f"{tournament.min_entries} needed.", now)
             return tournament
-        # Seeding: a shuffle from the tournament seed (the platform has no rating to
-        # seed by yet), so the same event always seeds the same way.
-        order = list(entries)
-        Rng(seed_from(tournament.seed, "seeding")).shuffle(order)
+        order = _seeding_order(tournament, entries)
         for number, entry in enumerate(order, start=1):
             entry.seed = number
             entry.save(update_fields=["seed"])
@@ -364,6 +362,20 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         _advance_locked(tournament, now)
         _broadcast_on_commit(tournament.pk)
     return tournament
+
+
+def _seeding_order(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
+    """Entries from the top seed down: by the deck's ladder rating (its conservative
+    ordinal, bots pool) where the ladder is installed, equal ratings (unrated decks among
+    them) in a shuffle from the tournament seed, so the same event always seeds the same way."""
+    order = list(entries)
+    Rng(seed_from(tournament.seed, "seeding")).shuffle(order)
+    if apps.is_installed("ladder"):
+        from ladder.selectors import ratings_for_decks
+
+        ratings = ratings_for_decks(entry.deck_id for entry in order)
+        order.sort(key=lambda entry: -ratings[entry.deck_id])  # stable: ties keep the shuffle
+    return order
 
 
 def tournament_pause(*, tournament_id: int, by) -> Tournament:

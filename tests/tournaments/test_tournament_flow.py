@@ -87,3 +87,19 @@ def test_conquest_pods_of_seven(organiser, sent):
     assert all(m.status == Match.Status.DONE for m in Match.objects.filter(kind="tournament"))
     rows = standings_rows(tournament=event)
     assert all(r["conquest"] >= 0 for r in rows)
+
+
+def test_round_one_seeds_by_ladder_rating_and_unrated_decks_by_the_tournament_seed(organiser, sent):
+    """Issue 13, Swiss round 1 by seed: rated decks are seeded by their ladder rating (the
+    conservative ordinal, highest first); decks without a rating follow in the shuffle the
+    tournament seed makes, the same every time."""
+    from ladder.models import Pool, Rating
+
+    event = make_event(organiser, format="swiss")
+    entries = fill(event, 6)
+    for entry, ordinal in ((entries[4], 12.5), (entries[1], 20.0), (entries[3], 3.0)):
+        Rating.objects.create(pool=Pool.BOTS, game=event.game, deck=entry.deck, ordinal=ordinal)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    seeds = {e.pk: e.seed for e in event.entries.all()}
+    assert [seeds[entries[1].pk], seeds[entries[4].pk], seeds[entries[3].pk]] == [1, 2, 3]
+    assert sorted(seeds[e.pk] for e in (entries[0], entries[2], entries[5])) == [4, 5, 6]
