@@ -31,16 +31,22 @@ def _printed_cq() -> dict[str, int | None]:
     return {card.name: card.cq for card in POOL}
 
 
-def match_the_twos(card_lists_by_seat: Mapping[int, Sequence[str]], rng: Rng) -> dict[str, Any]:
+def match_the_twos(
+    card_lists_by_seat: Mapping[int, Sequence[str]], rng: Rng, *, printed: Mapping[str, int | None] | None = None
+) -> dict[str, Any]:
     """Break one tie between the seats of ``card_lists_by_seat`` (seat -> card names).
+
+    Two cards match when they print the same number: a Conquest unit's CQ by default, or
+    the number ``printed`` gives each card name (tournaments of a game whose cards print
+    no CQ compare another printed number the same way).
 
     Returns a JSON-able record: ``seats`` (the tied seats), ``order`` (seats that won a
     place, best first), ``shared`` (seats still tied when the piles ran out: they share
-    the place after ``order``), ``rounds`` (every reveal: per round, each seat's two cards
-    and its matched CQ or null, and the round's winner or null). Raises ``ValueError``
-    for a card name the pool does not know.
+    the place after ``order``), ``rounds`` (every reveal: per round, each seat's two
+    cards and its matched CQ or null, and the round's winner or null). Raises
+    ``ValueError`` for a card name the pool does not know.
     """
-    printed = _printed_cq()
+    printed = _printed_cq() if printed is None else printed
     seats = sorted(int(s) for s in card_lists_by_seat)
     from engine.conquest.cards import slug
 
