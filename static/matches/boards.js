@@ -215,7 +215,8 @@ function renderTempoFront(container, ctx) {
         : el("div", { class: "unit unit-empty" }, "—")),
     el("div", { class: "row seat-0", "data-row": "vanguard" }, el("span", { class: "slot-seat" }, "S0 Vanguard"), tfUnit(view.board[0][front].vanguard)),
     el("div", { class: "row seat-0", "data-row": "support" }, el("span", { class: "slot-seat" }, "S0 Support"), tfUnit(view.board[0][front].support)))));
-  const chain = view.chain?.length
+  // The chain is part of a game in progress: once the game is over it leaves the board.
+  const chain = view.chain?.length && !(ctx.final && ctx.outcome)
     ? el("div", { class: "response-window" }, el("strong", {}, "Chain"),
       el("ol", {}, view.chain.map((item) => el("li", {}, item.text + (item.cancelled ? " (cancelled)" : "")))))
     : null;

@@ -98,6 +98,14 @@ function actionLabel(frame) {
   return `${frame.index + 1}. ${seatName(frame.seat)}: ${kind.replaceAll("_", " ")}`;
 }
 
+// A private event is written to its seat ("You drew ..."). Shown beside the other seats'
+// private events ("Every seat's cards"), it names whose it is.
+function eventText(event) {
+  const privateTo = event.private_to;
+  if (privateTo === undefined || privateTo === null || state.perspective !== "all") return event.text;
+  return `${seatName(privateTo)}: ${event.text}`;
+}
+
 function renderLog() {
   const log = $("[data-log]");
   state.logPage = pageOf(state.position);
@@ -109,7 +117,7 @@ function renderLog() {
     const frame = state.frames.get(position);
     const lines = frame.events.filter(visible).map((event) =>
       el("li", { class: `log-event log-${event.kind}${event.private_to !== undefined ? " log-private" : ""}` },
-        event.text));
+        eventText(event)));
     return el("li", { class: "log-frame", "data-position": position },
       el("button", { type: "button", class: "log-action", onclick: () => go(position) }, actionLabel(frame)),
       lines.length ? el("ul", {}, ...lines) : null);

@@ -111,6 +111,16 @@ def test_sign_up_build_challenge_watch_and_replay(starter_decks, asgi_server, ce
     page.select_option("[data-perspective]", "0")
     assert page.locator("[data-hand]").count() == 1
     page.select_option("[data-perspective]", "all")
+    # Showing every seat's cards, each private log line names its seat instead of "You".
+    page.click("[data-step=first]")
+    private = page.locator("[data-log] .log-private")
+    assert private.count() >= 2
+    texts = private.all_inner_texts()
+    assert all(re.match(r"Seat \d · ", text) for text in texts), texts
+    assert any(text.startswith("Seat 0 · ") for text in texts) and any(text.startswith("Seat 1 · ") for text in texts)
+    page.select_option("[data-perspective]", "0")
+    assert not any(text.startswith("Seat ") for text in page.locator("[data-log] .log-private").all_inner_texts())
+    page.select_option("[data-perspective]", "all")
 
     # Playback at 10x from the start advances by itself until paused.
     page.select_option("[data-speed]", "80")
@@ -130,6 +140,8 @@ def test_sign_up_build_challenge_watch_and_replay(starter_decks, asgi_server, ce
     # The last position may be on a page the viewer has not fetched yet.
     page.wait_for_function(f"document.querySelector('[data-counter]').textContent === 'Action {total} of {total}'")
     page.wait_for_selector("[data-outcome]", state="visible")
+    # The game is over: no Chain is left on the board.
+    assert page.locator("[data-board] .response-window").count() == 0
     if total > 52:
         # Arrow keys step across a page boundary (50 positions a page), fetching the next page.
         page.goto(asgi_server.url(f"/matches/{match_id}/replay/?game=1&action=48"))
