@@ -77,9 +77,19 @@ function render(match, progress = null) {
   root.dataset.status = match.status;
   root.querySelector("[data-match-progress]").textContent =
     progressText(match, progress?.game, progress?.actions);
+  // A decided match fills the bar: a 2-0 best of 3 is finished, not two thirds done.
+  const done = match.status === "done";
   const bar = root.querySelector("[data-progress-bar]");
   bar.setAttribute("aria-valuenow", match.progress);
-  bar.firstElementChild.style.width = `${Math.round((100 * match.progress) / match.best_of)}%`;
+  bar.setAttribute("aria-valuemax", done ? match.progress : match.best_of);
+  bar.firstElementChild.style.width = done ? "100%" : `${Math.round((100 * match.progress) / match.best_of)}%`;
+  const replay = root.querySelector("[data-match-replay]");
+  replay.hidden = !(done && match.games.length);
+  if (match.games.length) replay.querySelector("a").href = match.games[0].replay_url;
+  // The "Challenge queued" notice belongs to a match still waiting to be played.
+  if (FINISHED.has(match.status)) {
+    for (const flash of document.querySelectorAll(".flash-list")) flash.remove();
+  }
   const result = root.querySelector("[data-match-result]");
   result.hidden = match.status !== "done";
   if (match.status === "done") {

@@ -70,6 +70,7 @@ def test_sign_up_build_challenge_watch_and_replay(starter_decks, asgi_server, ce
     page.click("button[type=submit]:has-text('Start the match')")
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
     match_id = int(re.search(r"/matches/(\d+)/$", page.url).group(1))
+    assert "Challenge queued" in page.inner_text("main")
 
     # The page follows the match without a reload until the worker finishes it.
     page.evaluate("window.__sameDocument = true")
@@ -85,6 +86,12 @@ def test_sign_up_build_challenge_watch_and_replay(starter_decks, asgi_server, ce
     assert page.locator("[data-seed-pending]").is_hidden()
     rows = page.locator("[data-games-body] tr")
     assert 2 <= rows.count() <= 3
+    # Decided: the bar is full (a 2-0 best of 3 too), the queued notice is gone, and the
+    # replay is offered up front.
+    assert page.evaluate("document.querySelector('[data-progress-bar] > span').style.width") == "100%"
+    assert "Challenge queued" not in page.inner_text("main")
+    assert page.locator("[data-match-replay-link]").is_visible()
+    assert f"/matches/{match_id}/replay/?game=1" in page.locator("[data-match-replay-link]").get_attribute("href")
     screenshot(page, "match-page")
 
     # The replay: step forward, jump from the log, toggle whose cards show, permalink.

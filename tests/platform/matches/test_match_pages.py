@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -90,6 +91,10 @@ def test_match_page_and_replay_page_of_a_played_match(client, alice, bob, enqueu
     assert page.status_code == 200 and "Watch replay" in html and f'/matches/{match.pk}/replay/?game=1' in html
     initial = json.loads(html.split('id="match-initial" type="application/json">')[1].split("</script>")[0])
     assert initial["status"] == "done" and len(initial["games"]) == 1
+    # A decided match shows a full progress bar and offers its replay up front.
+    assert 'style="width: 100%"' in html
+    offer = re.search(r'<p class="match-replay" data-match-replay( hidden)?>\s*<a[^>]*href="([^"]*)"', html)
+    assert offer is not None and offer.group(1) is None and offer.group(2) == f"/matches/{match.pk}/replay/?game=1"
     viewer = client.get(f"/matches/{match.pk}/replay/?game=1&action=5").content.decode()
     assert f'data-api-url="/api/matches/{match.pk}/replay/"' in viewer and "matches/replay.js" in viewer
     assert client.get("/matches/987654/").status_code == 404
