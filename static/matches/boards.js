@@ -123,12 +123,22 @@ function renderConquest(container, ctx) {
       hand ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(hand, "empty")) : null);
   }));
 
-  const locations = el("div", { class: "cq-locations" }, view.locations.map((loc) => el("section", {
+  const locationBox = (loc) => el("section", {
     class: `location location-${loc.kind}${loc.in_skirmish ? " in-skirmish" : ""}`, "data-location": loc.number,
   },
   el("h4", {}, loc.label, el("span", { class: "muted" }, loc.kind === "extra" ? " extra" : ` ${loc.kind}`)),
   seats.map((seat) => el("div", { class: `slot seat-${seat}` },
-    el("span", { class: "slot-seat" }, `S${seat}`), conquestUnit(ctx, loc.units[seat], loc, seat))))));
+    el("span", { class: "slot-seat" }, `S${seat}`), conquestUnit(ctx, loc.units[seat], loc, seat))));
+  // The Forward and the Rear Skirmish each get a labelled row, Extra Locations a third.
+  const rows = [["forward", "Forward Skirmish"], ["rear", "Rear Skirmish"], ["extra", "Extra Locations"]];
+  const locations = el("div", { class: "cq-locations" }, rows.map(([kind, label]) => {
+    const here = view.locations.filter((loc) => loc.kind === kind);
+    return here.length
+      ? el("div", { class: `cq-skirmish cq-skirmish-${kind}`, "data-skirmish": kind },
+        el("p", { class: "cq-skirmish-label" }, label),
+        el("div", { class: "cq-row", style: `--locations: ${here.length}` }, here.map(locationBox)))
+      : null;
+  }));
 
   let windowBox = null;
   if (view.window) {
