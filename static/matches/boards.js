@@ -6,6 +6,8 @@
 // owner, pilot), ctx.frame, ctx.final (last frame), ctx.outcome and ctx.tiebreak (the
 // game's final outcome and its Match the Twos records).
 
+import { explainTerms } from "../js/glossary.js";
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -47,8 +49,11 @@ function cardList(cards, empty = "none") {
   return el("ul", { class: "card-chips" }, cards.map((card) => el("li", { class: "chip", title: card.text ?? null }, card.name)));
 }
 
+// A stat's label names a rules term where there is one ("Conquest Pool", "Dominion"):
+// glossary.js explains it on hover and focus and links its glossary entry.
 function stat(label, value, extra = null) {
-  return el("div", { class: "stat" }, el("span", { class: "stat-label" }, label), el("strong", {}, value), extra);
+  return el("div", { class: "stat" }, el("span", { class: "stat-label", "data-term": label }, label),
+    el("strong", {}, value), extra);
 }
 
 function outcomeBanner(ctx) {
@@ -117,9 +122,9 @@ function renderConquest(container, ctx) {
         stat("Hand", p.hand_count),
         stat("Deck", p.deck_count),
         stat("Discard", p.discard.length)),
-      el("p", { class: "celestial" }, el("span", { class: "stat-label" }, "Celestial "),
+      el("p", { class: "celestial" }, el("span", { class: "stat-label", "data-term": "Celestial" }, "Celestial "),
         el("strong", {}, p.celestial?.name ?? "—"), p.celestial_played ? el("span", { class: "unit-tag" }, "played") : null),
-      el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Upload Zone"), cardList(p.uploads, "empty")),
+      el("div", { class: "zone" }, el("span", { class: "stat-label", "data-term": "Upload Zone" }, "Upload Zone"), cardList(p.uploads, "empty")),
       hand ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(hand, "empty")) : null);
   }));
 
@@ -149,7 +154,7 @@ function renderConquest(container, ctx) {
       w.responses.length ? el("p", {}, `Responses: ${w.responses.map((r) => `Seat ${r.seat}: ${r.name}`).join(", ")}`) : null,
       el("p", { class: "muted" }, `Waiting for Seat ${w.waiting_for}`));
   }
-  container.replaceChildren(el("div", { class: "board-conquest" }, header, outcomeBanner(ctx), windowBox, locations, players));
+  container.replaceChildren(el("div", { class: "board-conquest", "data-game": "conquest" }, header, outcomeBanner(ctx), windowBox, locations, players));
 }
 
 // ------------------------------------------------------------------ TempoFront
@@ -196,7 +201,7 @@ function timeline(view) {
   const marks = [];
   for (let t = 0; t <= max; t += 1) marks.push(el("span", { class: "tick", style: `left:${(100 * t) / max}%` }, t));
   return el("div", { class: "timeline", "aria-label": "Timeline" },
-    el("span", { class: "stat-label" }, "Timeline"),
+    el("span", { class: "stat-label", "data-term": "Timeline" }, "Timeline"),
     el("div", { class: "timeline-track" }, marks,
       view.players.map((p) => el("span", {
         class: `time-marker seat-${p.seat}`, style: `left:${(100 * Math.min(p.time, max)) / max}%`,
@@ -227,10 +232,10 @@ function renderTempoFront(container, ctx) {
     el("div", { class: "row seat-0", "data-row": "support" }, el("span", { class: "slot-seat" }, "S0 Support"), tfUnit(view.board[0][front].support)))));
   // The chain is part of a game in progress: once the game is over it leaves the board.
   const chain = view.chain?.length && !(ctx.final && ctx.outcome)
-    ? el("div", { class: "response-window" }, el("strong", {}, "Chain"),
+    ? el("div", { class: "response-window" }, el("strong", { "data-term": "Chain" }, "Chain"),
       el("ol", {}, view.chain.map((item) => el("li", {}, item.text + (item.cancelled ? " (cancelled)" : "")))))
     : null;
-  container.replaceChildren(el("div", { class: "board-tempofront" },
+  container.replaceChildren(el("div", { class: "board-tempofront", "data-game": "tempofront" },
     header, outcomeBanner(ctx), timeline(view), chain, tfPlayer(ctx, far, view), fronts, tfPlayer(ctx, near, view)));
 }
 
@@ -247,4 +252,5 @@ const RENDERERS = { conquest: renderConquest, tempofront: renderTempoFront };
 
 export function renderBoard(container, ctx) {
   (RENDERERS[ctx.game] ?? renderGeneric)(container, ctx);
+  explainTerms(container);
 }

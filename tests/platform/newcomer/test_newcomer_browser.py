@@ -218,6 +218,15 @@ def test_a_term_explains_itself_on_hover_and_on_focus(site, asgi_server, browser
     keyword.click()
     page.wait_for_url(re.compile(r"/rules/tempofront/glossary/#ranged$"))
     assert page.locator("#ranged").is_visible()
+
+    # The replay board's terms explain themselves too.
+    page.goto(asgi_server.url(f"/matches/{site['match'].pk}/replay/?game=1"), wait_until="networkidle")
+    dominion = page.locator('[data-board] [data-term="Dominion"] a.term-link').first
+    dominion.wait_for()
+    assert dominion.get_attribute("href") == "/rules/tempofront/glossary/#dominion"
+    dominion.hover()
+    tooltip.wait_for(state="visible")
+    assert "Dominion" in tooltip.inner_text()
     assert errors == []
 
 
