@@ -27,6 +27,8 @@ HOME_MATCHES = 6
 #: Upcoming tournaments and ladder places the home page lists, once those apps exist.
 HOME_TOURNAMENTS = 4
 HOME_LADDER_PLACES = 5
+#: Live matches the home page lists as being played now.
+HOME_LIVE = 5
 
 
 def _optional_section(app: str, build: Callable[[Any], dict]) -> dict | None:
@@ -76,10 +78,20 @@ def _ladder_tops(selectors: Any) -> dict:
     return {"url": reverse("ladder:index"), "boards": tops}
 
 
+def _live_now(selectors: Any) -> dict:
+    rows = []
+    for live in selectors.live_now(HOME_LIVE):
+        names = [seat.user.get_username() if seat.user else f"{seat.bot} bot"
+                 for seat in sorted(live.seats.all(), key=lambda seat: seat.seat)]
+        rows.append({"url": live.get_absolute_url(), "players": " vs ".join(names),
+                     "game": GAME_TITLES.get(live.game, live.game)})
+    return {"url": reverse("live:index"), "rows": rows}
+
+
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what the site is for, where to start, what to watch, and (once
-    their apps are installed) upcoming tournaments and the top of each ladder."""
+    their apps are installed) live matches, upcoming tournaments and the top of each ladder."""
     return render(
         request,
         "web/home.html",
@@ -87,6 +99,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "recent": recent_matches(status="done", limit=HOME_MATCHES),
             "tournaments": _optional_section("tournaments", _upcoming_tournaments),
             "ladders": _optional_section("ladder", _ladder_tops),
+            "live": _optional_section("live", _live_now),
         },
     )
 

@@ -375,3 +375,12 @@ def test_a_lost_bot_message_is_sent_again_by_the_tick(alice, sent):
     assert services.live_resend_bot_moves(now=timezone.now()) == []  # not idle yet
     assert services.live_resend_bot_moves(now=timezone.now() + timedelta(seconds=31)) == [live.match_id]
     assert sent.bot_calls() == [[live.match_id, 1, len(live.log)]]
+
+
+def test_the_home_page_lists_live_matches_being_played_now(client, alice, bob, sent):
+    """Issue 16: the home page shows live matches as they arrive, and links each to its board."""
+    assert "Nobody is playing live right now" in client.get("/").content.decode()
+    live = tempofront_match(alice, bob)
+    html = client.get("/").content.decode()
+    assert "Live now" in html and f'href="{live.get_absolute_url()}"' in html
+    assert "alice vs bob" in html
