@@ -50,9 +50,15 @@ class RefuseNulMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        # Answered here rather than raised, so that the answer is the same with DEBUG on
+        # (Django would show its debug page for a raised BadRequest).
+        from web.errors import bad_request
+
         if "\x00" in request.path:
-            raise BadRequest("The address contains a NUL character (%00), which no page or name can contain.")
+            return bad_request(request, BadRequest(
+                "The address contains a NUL character (%00), which no page or name can contain."))
         for key, values in request.GET.lists():
             if "\x00" in key or any("\x00" in value for value in values):
-                raise BadRequest(f"The query parameter '{key.replace(chr(0), '')}' contains a NUL character (%00).")
+                return bad_request(request, BadRequest(
+                    f"The query parameter '{key.replace(chr(0), '')}' contains a NUL character (%00)."))
         return self.get_response(request)

@@ -249,3 +249,12 @@ def test_a_deck_id_past_the_database_range_in_a_challenge_is_a_400(alice_api):
     response = alice_api.post("/api/matches/", {"decks": [24946155792466766401286176768, 450], "best_of": 1},
                               format="json")
     assert_error(response, 400)
+
+
+@pytest.mark.django_db
+def test_a_nul_byte_gets_the_same_answer_with_debug_on(anon_api, settings):
+    """`make run` serves with DEBUG on: the API still answers in its error shape, not with
+    Django's debug page."""
+    settings.DEBUG = True
+    error = assert_error(anon_api.get("/api/matches/?q=%00"), 400, "bad_request")
+    assert "NUL" in error["message"]
