@@ -312,6 +312,7 @@ MATCHES_RESEND_SECONDS = env.float("MATCHES_RESEND_SECONDS", default=600.0)
 MATCHES_MAX_ATTEMPTS = env.int("MATCHES_MAX_ATTEMPTS", default=3)
 MATCHES_DECISION_SECONDS = env.float("MATCHES_DECISION_SECONDS", default=30.0)
 MATCHES_MAX_OPEN_CHALLENGES = env.int("MATCHES_MAX_OPEN_CHALLENGES", default=20)
+MATCHES_STREAM_SECONDS = env.float("MATCHES_STREAM_SECONDS", default=0.5)
 
 # --------------------------------------------------------------------------- ladder
 

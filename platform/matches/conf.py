@@ -18,6 +18,9 @@ with that lease:
   the lease of a healthy worker alive during a long setup or decision.
 - ``MATCHES_MAX_OPEN_CHALLENGES`` (default 20): challenges one player may have queued or
   running at once; one more is refused (409, ``too_many_open_challenges``).
+- ``MATCHES_STREAM_SECONDS`` (default 0.5; 0 turns it off): a running match's public board
+  is sent to its page at most this often (``matches.streaming``), so that people watch a
+  bot match move instead of a progress bar without the worker flooding the channel layer.
 - ``MATCHES_SWEEP_SECONDS`` (default 30, read by config/celery.py for the beat schedule):
   how often beat runs the sweeper.
 """
@@ -80,3 +83,9 @@ def max_open_challenges() -> int:
     """Challenges one player may have queued or running at once."""
     return max(1, int(_number("MATCHES_MAX_OPEN_CHALLENGES", 20.0) or 20))
 
+
+
+def stream_seconds() -> float:
+    """Seconds between two streamed board frames of a running match; 0 turns streaming off."""
+    value = _number("MATCHES_STREAM_SECONDS", 0.5)
+    return max(0.0, value or 0.0)

@@ -2,8 +2,9 @@
 
 The socket joins the match's group (``match.<id>``) and first receives the match as it
 stands (``match.update``); after that every change the worker commits arrives as another
-``match.update`` (the same JSON as ``GET /api/matches/<id>/``), and ``match.progress``
-events tell how many actions the current game has reached. The worker sends them through
+``match.update`` (the same JSON as ``GET /api/matches/<id>/``), ``match.progress``
+events tell how many actions the current game has reached, and ``match.board`` frames carry
+the running game's public board (``matches.streaming``). The worker sends them through
 the channel layer after each commit; with the in-memory layer (no ``REDIS_URL``) they
 cannot cross processes, so the page polls the API instead.
 """
@@ -46,4 +47,7 @@ class MatchConsumer(SafeJsonWebsocketConsumer):
         self.send_json(event)
 
     def match_progress(self, event: dict) -> None:
+        self.send_json(event)
+
+    def match_board(self, event: dict) -> None:
         self.send_json(event)

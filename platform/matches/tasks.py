@@ -35,6 +35,7 @@ from matches.services import (
     match_sweep_expired,
     match_tiebreak_resolve,
 )
+from matches.streaming import BoardStreamer
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +130,9 @@ def play_game(match: Match, number: int, *, worker: str, keeper: LeaseKeeper | N
     ``keeper`` (the match's :class:`LeaseKeeper`) renews the lease from its own thread;
     each action tells it the game moves on, and stops the game with :class:`LeaseLost` once
     a renewal found the lease gone. Progress is broadcast (with a renewal) every third of
-    a lease period from the engine's per-action callback.
+    a lease period from the engine's per-action callback, and the public board is streamed
+    to the match page (:class:`~matches.streaming.BoardStreamer`, at most one frame every
+    ``MATCHES_STREAM_SECONDS``).
     """
     seats = list(match.seats.select_related("deck_version", "deck_version__deck").order_by("seat"))
     order = seat_order(entries=len(seats), number=number)
@@ -137,12 +140,16 @@ def play_game(match: Match, number: int, *, worker: str, keeper: LeaseKeeper | N
     bots = [make_bot(seats[entry].pilot) for entry in order]
     every = conf.renew_every_seconds()
     last = time.monotonic()
+    interval = conf.stream_seconds()
+    streamer = BoardStreamer(match_id=match.pk, game=number, seat_order=order, interval=interval) if interval else None
 
     def on_action(actions: int, state, events) -> None:
         nonlocal last
         if keeper is not None:
             keeper.touch()
             keeper.check()
+        if streamer is not None:
+            streamer(actions, state, events)
         now = time.monotonic()
         if now - last >= every:
             last = now

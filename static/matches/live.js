@@ -2,11 +2,16 @@
 //
 // The worker broadcasts every change to the match's group (ws/matches/<id>/) after it
 // commits; each "match.update" carries the same JSON as GET /api/matches/<id>/, and
-// "match.progress" tells how far the current game is. When the site has no channel
+// "match.progress" tells how far the current game is, and "match.board" carries the
+// running game's public board (at most one frame every 0.5 s), drawn under "Live board"
+// with the replay viewer's renderer until the match is over. When the site has no channel
 // layer that crosses processes (data-live="0"), or the socket fails, the page polls the
 // API every 2 s instead until the match is finished.
 
+import { renderBoard } from "./boards.js";
+
 const root = document.querySelector("[data-match-page]");
+const LOG_LIMIT = 40;
 const POLL_MS = 2000;
 const FINISHED = new Set(["done", "failed"]);
 const STATUS_LABELS = { queued: "Queued", running: "Running", done: "Done", failed: "Failed" };
@@ -108,7 +113,39 @@ function render(match, progress = null) {
   }
   renderGames(match);
   renderFairness(match);
+  if (match.status !== "running") hideBoard();
   if (FINISHED.has(match.status)) stopPolling();
+}
+
+// The public board of the game being played, as the worker streams it.
+let boardGame = null;
+function drawBoard(frame) {
+  const panel = root.querySelector("[data-live-board-panel]");
+  if (!current || current.status !== "running") return;
+  const log = root.querySelector("[data-live-board-log]");
+  if (boardGame !== frame.game) log.replaceChildren();
+  boardGame = frame.game;
+  const order = frame.seat_order ?? [];
+  const seats = Object.fromEntries(order.map((entry, seat) => {
+    const info = entries.find((e) => e.seat === entry);
+    return [seat, { deck: info?.deck ?? `Entry ${entry + 1}`, owner: info?.owner, pilot: info?.pilot }];
+  }));
+  renderBoard(root.querySelector("[data-live-board]"), {
+    game: root.dataset.game, views: { public: frame.view }, perspective: "public", seats,
+    frame: null, final: false, outcome: null, tiebreak: [],
+  });
+  for (const event of frame.events ?? []) log.prepend(el("li", { "data-kind": event.kind }, event.text));
+  while (log.children.length > LOG_LIMIT) log.lastElementChild.remove();
+  root.querySelector("[data-live-board-caption]").textContent =
+    `Game ${frame.game} · ${frame.actions} action${frame.actions === 1 ? "" : "s"}${frame.over ? " · game over" : ""}` +
+    " · public view: hands, deck order and face-down cards stay hidden";
+  panel.dataset.actions = frame.actions;
+  panel.dataset.gameNumber = frame.game;
+  panel.hidden = false;
+}
+
+function hideBoard() {
+  root.querySelector("[data-live-board-panel]").hidden = true;
 }
 
 function setLiveState(text) {
@@ -152,6 +189,7 @@ function connect() {
   socket.addEventListener("message", (message) => {
     const event = JSON.parse(message.data);
     if (event.type === "match.update") render(event.match);
+    else if (event.type === "match.board") drawBoard(event);
     else if (event.type === "match.progress" && current?.status === "running") {
       root.querySelector("[data-match-progress]").textContent = progressText(current, event.game, event.actions);
     }

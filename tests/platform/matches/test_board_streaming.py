@@ -8,7 +8,7 @@ import json
 from engine import games
 from engine.core import Rng
 from engine.runner import RandomBot, play_match
-from live.streaming import BoardStreamer
+from matches.streaming import BoardStreamer
 
 
 class FakeClock:
