@@ -110,6 +110,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.django_db(transaction=True))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A transactional test empties the tables after itself (``flush``). A server or worker
+    of the run may still be finishing a request of that test (a socket's last frames, a
+    tick): PostgreSQL can then pick the flush's TRUNCATE as a deadlock victim. That is
+    the other process's lock, not a fault of the test, so the flush is tried again."""
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+    if getattr(original, "retries_deadlocks", False):
+        return
+
+    def fixture_teardown(self, attempts: int = 5):
+        for attempt in range(1, attempts + 1):
+            try:
+                return original(self)
+            except Exception as exc:
+                text = f"{exc} {exc.__cause__ or ''}"
+                if "deadlock detected" not in text or attempt == attempts:
+                    raise
+                time.sleep(0.5 * attempt)
+
+    fixture_teardown.retries_deadlocks = True
+    TransactionTestCase._fixture_teardown = fixture_teardown
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove what this run left behind: ``var/test-<run id>/`` (broker folder, logs) and
     its keys in Redis (``test-<run id>:...``)."""
@@ -246,10 +271,38 @@ class CeleryWorker(ServiceProcess):
     hostname: str = ""
 
 
+@pytest.fixture
+def celery_worker_process(celery_worker_session: CeleryWorker) -> CeleryWorker:
+    """The run's real worker, idle: a test starts only once the worker has finished what an
+    earlier test left it (a match still being played when that test ended would otherwise
+    hold the one-at-a-time worker while this test waits for its own task)."""
+    wait_until_idle(celery_worker_session)
+    return celery_worker_session
+
+
+IDLE_SECONDS = 600.0
+
+
+def wait_until_idle(worker: CeleryWorker, timeout: float = IDLE_SECONDS) -> None:
+    """Wait until ``worker`` answers a remote-control ping with no task running. A worker of
+    the solo pool busy with a task does not answer at all until the task ends."""
+    from config.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if worker.process.poll() is not None:
+            pytest.fail(f"{worker.name} exited ({worker.process.returncode}):\n{worker.log()}")
+        active = app.control.inspect(destination=[worker.hostname], timeout=2.0, limit=1).active() or {}
+        if active.get(worker.hostname) == []:
+            return
+        time.sleep(0.5)
+    pytest.fail(f"{worker.name} still busy after {timeout:g} s:\n{worker.log()}")
+
+
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup) -> Iterator[CeleryWorker]:
+def celery_worker_session(django_db_setup) -> Iterator[CeleryWorker]:
     """A real ``celery -A config worker`` on the configured broker and the test database,
-    consuming every queue in priority order."""
+    consuming every queue in priority order; tests take it through ``celery_worker_process``."""
     from django.conf import settings
 
     hostname = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
