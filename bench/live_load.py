@@ -4,16 +4,20 @@ over real WebSockets, from this process, against a running site.
 Start the site first (uvicorn workers, Redis channel layer, PostgreSQL), on the same
 database this script writes to::
 
-    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/h8 REDIS_URL=redis://127.0.0.1:6379/0
+    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/liveload REDIS_URL=redis://127.0.0.1:6379/8
     python manage.py migrate
-    uvicorn config.asgi:application --workers 2 --port 8765 --lifespan off --log-level warning &
-    python bench/live_load.py --matches 100 --seconds 60 --server 127.0.0.1:8765
+    DJANGO_DEBUG=0 SECRET_KEY=... ALLOWED_HOSTS=127.0.0.1 DATABASE_CONN_MAX_AGE=600 \
+        uvicorn config.asgi:application --workers 2 --port 8765 --lifespan off --log-level warning &
+    python bench/live_load.py --matches 500 --think 5 --seconds 60 --server 127.0.0.1:8765
 
 The script creates the players, their sessions and N live matches, opens two sockets per
-match (one per seat), and in each match the seat to act plays a random legal action as soon
-as its view arrives. It reports the sockets held, the actions per second, and the round trip
-of an action: from sending ``act`` to receiving the acting seat's next view (median, p95,
-max), as one JSON object on stdout.
+match (one per seat), and in each match the seat to act plays a random legal action after
+thinking: ``--think`` seconds on average per decision (``--think-dist exponential`` or
+``uniform`` on [0, 2 x think]; ``--think 0`` acts as soon as the view arrives, which
+measures the saturation point rather than people). It reports the sockets held, the
+actions per second, and the round trip of an action: from sending ``act`` to receiving
+the acting seat's next view (median, p95, max), with the error frames and failed
+connections, as one JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -72,102 +76,169 @@ class Stats:
         self.actions = 0
         self.open = 0
         self.peak = 0
-        self.errors: list[str] = []
+        self.error_frames: list[str] = []
+        self.failures: list[str] = []
         self.finished = 0
+        self.measuring = False
 
     def opened(self, n: int = 1) -> None:
         self.open += n
         self.peak = max(self.peak, self.open)
 
 
+def think_time(rng: random.Random, mean: float, dist: str) -> float:
+    if mean <= 0:
+        return 0.0
+    if dist == "uniform":
+        return rng.uniform(0.0, 2.0 * mean)
+    return rng.expovariate(1.0 / mean)
+
+
 async def play(server: str, match_id: int, cookies: tuple[str, str], stats: Stats, window: dict,
-               rng: random.Random, started: asyncio.Event) -> None:
+               rng: random.Random, started: asyncio.Event, gate: asyncio.Semaphore, think: float,
+               dist: str) -> None:
     from websockets.asyncio.client import connect
 
     origin = f"http://{server}"
     url = f"ws://{server}/ws/live/{match_id}/"
+    opened = 0
     try:
-        async with connect(url, origin=origin, additional_headers={"Cookie": cookies[0]}, open_timeout=60,
-                           max_size=2**22) as s0, \
-                connect(url, origin=origin, additional_headers={"Cookie": cookies[1]}, open_timeout=60,
-                        max_size=2**22) as s1:
-            stats.opened(2)
-            sockets = {0: s0, 1: s1}
+        async with gate:  # a bounded number of handshakes at a time
+            s0 = await connect(url, origin=origin, additional_headers={"Cookie": cookies[0]}, open_timeout=120,
+                               max_size=2**22)
+            s1 = await connect(url, origin=origin, additional_headers={"Cookie": cookies[1]}, open_timeout=120,
+                               max_size=2**22)
+        sockets = {0: s0, 1: s1}
+        opened = 2
+        stats.opened(2)
 
-            async def next_view(seat: int, after: int) -> dict:
-                while True:
-                    frame = json.loads(await sockets[seat].recv())
-                    if frame["type"] == "error":
-                        stats.errors.append(frame["code"])
-                        continue
-                    if frame["type"] == "view" and frame["index"] > after:
-                        return frame
+        async def next_view(seat: int, after: int) -> dict:
+            while True:
+                frame = json.loads(await sockets[seat].recv())
+                if frame["type"] == "error":
+                    stats.error_frames.append(frame["code"])
+                    continue
+                if frame["type"] == "view" and frame["index"] > after:
+                    return frame
 
+        try:
             views = {seat: await next_view(seat, -1) for seat in (0, 1)}
             await started.wait()
             while time.monotonic() < window["stop"] and views[0]["status"] != "done":
                 actor = views[0]["to_act"][0]
+                await asyncio.sleep(think_time(rng, think, dist))
                 action = rng.choice(views[actor]["legal"])
                 index = views[actor]["index"]
                 sent = time.perf_counter()
                 await sockets[actor].send(json.dumps({"type": "act", "action": action, "index": index}))
                 views[actor] = await next_view(actor, index)
-                stats.rtts.append(time.perf_counter() - sent)
-                stats.actions += 1
+                if stats.measuring:
+                    stats.rtts.append(time.perf_counter() - sent)
+                    stats.actions += 1
                 views[1 - actor] = await next_view(1 - actor, index)
             if views[0]["status"] == "done":
                 stats.finished += 1
-            stats.open -= 2
+        finally:
+            stats.open -= opened
+            opened = 0
+            await asyncio.gather(s0.close(), s1.close(), return_exceptions=True)
+    except asyncio.CancelledError:
+        raise
     except Exception as exc:  # a refused or dropped connection is counted, not fatal
-        stats.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+        stats.open -= opened
+        stats.failures.append(f"{type(exc).__name__}: {exc}"[:200])
 
 
-async def run(server: str, matches: list[tuple[int, str, str]], seconds: float, seed: int) -> dict:
+async def run(server: str, matches: list[tuple[int, str, str]], seconds: float, seed: int, think: float,
+              dist: str, warmup: float, handshakes: int) -> dict:
     stats = Stats()
     started = asyncio.Event()
     window = {"stop": float("inf")}
-    tasks = [asyncio.create_task(play(server, m, (c0, c1), stats, window, random.Random(seed + i), started))
+    gate = asyncio.Semaphore(handshakes)
+    tasks = [asyncio.create_task(play(server, m, (c0, c1), stats, window, random.Random(seed + i), started, gate,
+                                      think, dist))
              for i, (m, c0, c1) in enumerate(matches)]
-    # Wait until every socket is open (or failed), then measure for ``seconds``.
-    deadline = time.monotonic() + 120
-    while stats.open + len(stats.errors) < 2 * len(matches) and time.monotonic() < deadline:
+    # Wait until every socket is open (or failed), then play: ``warmup`` seconds unmeasured
+    # (the matches' first decisions spread out), then ``seconds`` measured.
+    opening = time.monotonic()
+    deadline = opening + 300
+    while stats.open + 2 * len(stats.failures) < 2 * len(matches) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
-    held = stats.open
-    begin = time.monotonic()
-    window["stop"] = begin + seconds
+    open_seconds = time.monotonic() - opening
+    held_at_start = stats.open
+    window["stop"] = time.monotonic() + warmup + seconds
     started.set()
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    begin = time.monotonic()
     await asyncio.sleep(seconds)
+    stats.measuring = False
     elapsed = time.monotonic() - begin
+    held_at_end = stats.open
     actions, rtts = stats.actions, sorted(stats.rtts)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
         "matches": len(matches),
-        "sockets_held": held,
+        "think_seconds": think,
+        "think_distribution": dist if think > 0 else None,
+        "seconds_to_open_all": round(open_seconds, 1),
+        "sockets_held_at_start": held_at_start,
+        "sockets_held_at_end": held_at_end,
         "sockets_peak": stats.peak,
         "seconds": round(elapsed, 1),
         "actions": actions,
         "actions_per_second": round(actions / elapsed, 1),
         "rtt_median_ms": round(statistics.median(rtts) * 1000, 1) if rtts else None,
         "rtt_p95_ms": round(rtts[int(0.95 * (len(rtts) - 1))] * 1000, 1) if rtts else None,
+        "rtt_p99_ms": round(rtts[int(0.99 * (len(rtts) - 1))] * 1000, 1) if rtts else None,
         "rtt_max_ms": round(rtts[-1] * 1000, 1) if rtts else None,
         "matches_finished": stats.finished,
-        "errors": len(stats.errors),
-        "first_errors": stats.errors[:5],
+        "error_frames": len(stats.error_frames),
+        "failed_matches": len(stats.failures),
+        "first_errors": (stats.error_frames + stats.failures)[:5],
     }
+
+
+def raise_file_limit(needed: int) -> int:
+    """Raise this process's open-file limit (soft, up to the hard limit) to hold the sockets."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        soft = want
+    return soft
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=10.0, help="unmeasured seconds of play before")
+    parser.add_argument("--think", type=float, default=5.0,
+                        help="mean seconds a player takes per decision (0: act at once)")
+    parser.add_argument("--think-dist", choices=["exponential", "uniform"], default="exponential")
+    parser.add_argument("--handshakes", type=int, default=50, help="sockets opened at once, at most")
     parser.add_argument("--server", default="127.0.0.1:8765", help="host:port of the running site")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    limit = raise_file_limit(2 * args.matches + 256)
+    if limit < 2 * args.matches + 64:
+        print(f"the open-file limit ({limit}) is too low for {2 * args.matches} sockets", file=sys.stderr)
+        return 2
     run_id = f"{int(time.time())}"
     matches = setup_matches(args.matches, run_id)
-    result = asyncio.run(run(args.server, matches, args.seconds, args.seed))
+    main_coroutine = run(args.server, matches, args.seconds, args.seed, args.think, args.think_dist, args.warmup,
+                         args.handshakes)
+    try:
+        import uvloop
+    except ImportError:
+        result = asyncio.run(main_coroutine)
+    else:
+        result = uvloop.run(main_coroutine)
     print(json.dumps(result))
     return 0
 

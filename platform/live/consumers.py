@@ -10,7 +10,8 @@ only, delayed by the match's ``spectator_delay``). Frames from the client:
 Anything wrong gets ``{"type": "error", "code", "message"}`` and changes nothing; a flood
 of frames is rate-limited by a token bucket per connection, and a connection that keeps
 flooding is closed with code 4429. The consumer computes no rules: moves go through
-``live.services.live_act``, and the new views come back through the channel layer.
+``live.services.live_act``, and the new views come back through the channel layer (the
+consumer that made the move sends them, from its event loop, after the commit).
 """
 
 from __future__ import annotations
@@ -35,6 +36,20 @@ ABUSE_LIMIT = 40
 MAX_FRAME = 16 * 1024
 CLOSE_NOT_FOUND = 4404
 CLOSE_ABUSE = 4429
+
+
+def _collected(service, **kwargs) -> list:
+    with services.collect_broadcasts() as messages:
+        service(**kwargs)
+    return messages
+
+
+#: A move runs its database work on a thread of the event loop's pool, not on the one
+#: thread Channels keeps for synchronous code: moves of different matches then overlap
+#: (one waits for PostgreSQL while another computes), and moves of the same match are
+#: still serialized by the match row's lock. Each pool thread keeps its own connection
+#: (``CONN_MAX_AGE``); ``database_sync_to_async`` closes stale ones around every call.
+_run_move = database_sync_to_async(_collected, thread_sensitive=False)
 
 
 class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
@@ -143,11 +158,15 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _call(self, service, **kwargs) -> None:
         try:
-            await database_sync_to_async(service)(**kwargs)
+            messages = await _run_move(service, **kwargs)
         except services.LiveError as exc:
             await self.error(exc.code, exc.message)
         except ValidationError as exc:
             await self.error("invalid", "; ".join(exc.messages))
+        else:
+            # Sent from the event loop once the move has committed, so the thread that ran
+            # it is already free for the next one.
+            await services.abroadcast(messages)
 
     # ------------------------------------------------------------------ views out
 

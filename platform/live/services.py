@@ -17,10 +17,13 @@ seat's remaining decisions are taken by the random bot instead and it ranks last
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import secrets
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -283,7 +286,9 @@ def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
 
 
 def _locked(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
-    live = LiveMatch.objects.select_for_update().select_related("match").filter(match_id=match_id).first()
+    # Only the live match row is locked (the Match row is read lazily when a state must be
+    # rebuilt, and locked by whoever finishes the match).
+    live = LiveMatch.objects.select_for_update().filter(match_id=match_id).first()
     if live is None:
         raise LiveError("not_found", f"there is no live match {match_id}", status=404)
     if live.is_over:
@@ -315,6 +320,7 @@ def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, e
     except IllegalAction as exc:
         raise LiveError("malformed_action", f"malformed action: {exc.message}", status=400) from None
     now = timezone.now()
+    clocks_before = {r.pk: _clock_fields(r) for r in rows}
     with engine_state.state_of(live) as state:
         if action.kind != CONCEDE and seat not in state.to_act():
             waiting = ", ".join(f"seat {s}" for s in state.to_act()) or "nobody"
@@ -328,13 +334,25 @@ def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, e
         engine_state.forget(live.match_id)
         live.log = [*live.log, [seat, action.to_json(), _ms(now)]]
         _run_clocks(live, rows, state, seat, before, now)
+        fields = ["log", "next_deadline"]
         if state.outcome is not None:
             _finish(live, rows, state, now)
-        live.save(update_fields=["log", "next_deadline", "status", "outcome", "replay", "finished"])
-        LiveSeat.objects.bulk_update(rows, ["remaining_ms", "running_since", "timed_out_at"])
+            fields += ["status", "outcome", "replay", "finished"]
+        live.save(update_fields=fields)
+        # Only the seats whose clock changed are written (usually two: the seat that acted
+        # and the next one), each by a plain UPDATE.
+        for row in rows:
+            if _clock_fields(row) != clocks_before[row.pk]:
+                LiveSeat.objects.filter(pk=row.pk).update(remaining_ms=row.remaining_ms,
+                                                          running_since=row.running_since,
+                                                          timed_out_at=row.timed_out_at)
         _after_commit(live, rows, state, events=events, acting=seat)
         match_id, length = live.match_id, len(live.log)
         transaction.on_commit(lambda: engine_state.remember(match_id, length, state))
+
+
+def _clock_fields(row: LiveSeat) -> tuple:
+    return row.remaining_ms, row.running_since, row.timed_out_at
 
 
 def _run_clocks(live: LiveMatch, rows: list[LiveSeat], state: State, acting: int, before: set[int], now) -> None:
@@ -517,7 +535,11 @@ def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events
     deadline = live.next_deadline
 
     def send() -> None:
-        broadcast(messages)
+        collector = getattr(_collecting, "messages", None)
+        if collector is not None:
+            collector.extend(messages)
+        else:
+            broadcast(messages)
         for seat in bots:
             _enqueue(BOT_ACT, [match_id, seat, index])
         if deadline is not None:
@@ -528,18 +550,45 @@ def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events
     transaction.on_commit(send)
 
 
-def broadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
-    """Send ``(group, message)`` pairs through the channel layer; never raises."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+#: Per thread: where :func:`collect_broadcasts` gathers the views committed meanwhile.
+_collecting = threading.local()
 
-    async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, {"type": "live.view", "payload": message})
 
+@contextmanager
+def collect_broadcasts() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Gather, instead of sending, the views that moves committed in this thread while in
+    the block; the caller then sends them itself with :func:`abroadcast` (the socket
+    consumer does, on its event loop, so that the thread of synchronous code is free for
+    the next move as soon as the transaction has committed). Only committed moves add
+    views: a move that fails sends nothing."""
+    previous = getattr(_collecting, "messages", None)
+    messages: list[tuple[str, dict[str, Any]]] = []
+    _collecting.messages = messages
     try:
-        async_to_sync(send_all)()
+        yield messages
+    finally:
+        _collecting.messages = previous
+
+
+async def abroadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Send ``(group, message)`` pairs through the channel layer, all at once; never raises."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    results = await asyncio.gather(*(layer.group_send(group, {"type": "live.view", "payload": message})
+                                     for group, message in messages), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            logger.error("could not broadcast a live view", exc_info=result)
+
+
+def broadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Send ``(group, message)`` pairs through the channel layer from synchronous code
+    (workers, HTTP views); never raises."""
+    if get_channel_layer() is None:
+        return
+    try:
+        async_to_sync(abroadcast)(messages)
     except Exception:
         logger.exception("could not broadcast a live view")
 
