@@ -12,8 +12,6 @@ Reads only, for everyone; errors in the API's one shape (``config.api``).
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -27,7 +25,7 @@ from rest_framework.response import Response
 from config.api import ErrorSerializer
 from decks.models import Deck, GameName
 from ladder.models import Pool, Rating, RatingChange
-from ladder.selectors import LeaderboardPaginator, leaderboard, leaderboard_count, rank_of, with_ranks
+from ladder.selectors import LeaderboardRows, leaderboard, rank_of, with_ranks
 from ladder.serializers import RankedRatingSerializer, RatingChangeSerializer, RatingSerializer
 from ladder.views import Q_MAX
 
@@ -79,10 +77,8 @@ class LeaderboardView(generics.GenericAPIView):
         q = (request.query_params.get("q") or "").strip()
         if len(q) > Q_MAX:
             raise ValidationError({"q": [f"the search is {len(q)} characters long; at most {Q_MAX} are allowed"]})
-        if not q:
-            count = leaderboard_count(game=game, pool=pool)
-            self.paginator.django_paginator_class = partial(LeaderboardPaginator, count=count)
-        page = self.paginate_queryset(leaderboard(game=game, pool=pool, q=q or None))
+        rows = leaderboard(game=game, pool=pool, q=q) if q else LeaderboardRows(game=game, pool=pool)
+        page = self.paginate_queryset(rows)
         start = None if q else self.paginator.page.start_index() - 1
         return self.get_paginated_response(self.get_serializer(with_ranks(page, start=start), many=True).data)
 

@@ -50,7 +50,9 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["-ordinal", "id"]
-        indexes = [models.Index(fields=["game", "pool", "-ordinal", "id"], name="rating_leaderboard")]
+        # The leaderboard's order; ``deck_id`` rides along (PostgreSQL) so that a deep page
+        # skips archived decks' ratings and finds its ids in an index-only scan.
+        indexes = [models.Index(fields=["game", "pool", "-ordinal", "id"], include=["deck"], name="rating_leaderboard")]
         constraints = [
             models.UniqueConstraint(fields=["pool", "game", "deck"], condition=models.Q(deck__isnull=False),
                                     name="rating_unique_deck"),

@@ -13,7 +13,6 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.core.paginator import Paginator
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -74,20 +73,78 @@ def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Ratin
     """The ratings of ``game`` in ``pool``, best first (ordinal, then the older rating).
 
     Archived decks are left out. ``q`` matches the deck's name or its owner's username
-    (bots), or the player's username (humans), case-insensitive.
+    (bots), or the player's username (humans), case-insensitive: the matching decks (or
+    players) are found first, from their trigram indexes on PostgreSQL, and their
+    ratings then. For pages of the unfiltered leaderboard use :class:`LeaderboardRows`.
     """
     rows = Rating.objects.filter(game=game, pool=pool)
     if pool == Pool.BOTS:
-        # Read in index order and stopped after a page: the join costs a page, not the table.
-        rows = rows.filter(deck__archived=False).select_related("deck", "deck__owner")
+        rows = rows.select_related("deck", "deck__owner")
     else:
         rows = rows.select_related("player")
     if q:
+        users = get_user_model().objects.filter(username__icontains=q)
         if pool == Pool.BOTS:
-            rows = rows.filter(Q(deck__name__icontains=q) | Q(deck__owner__username__icontains=q))
+            owners = list(users.values_list("pk", flat=True)[:SEARCH_OWNERS + 1])
+            decks = Deck.objects.filter(game=game, archived=False)
+            if len(owners) > SEARCH_OWNERS:  # a very common name: let the database join
+                decks = decks.filter(Q(name__icontains=q) | Q(owner__username__icontains=q))
+            else:  # name LIKE ... OR owner_id = ANY(...): both sides from an index
+                decks = decks.filter(Q(name__icontains=q) | Q(owner_id__in=owners))
+            rows = rows.filter(deck_id__in=decks.values("pk"))
         else:
-            rows = rows.filter(player__username__icontains=q)
+            rows = rows.filter(player_id__in=users.values("pk"))
+    elif pool == Pool.BOTS:
+        # Read in index order and stopped after a page: the join costs a page, not the table.
+        rows = rows.filter(deck__archived=False)
     return rows.order_by("-ordinal", "id")
+
+
+#: A search matching more owners than this filters the decks by a join with the owners
+#: instead of by the list of their ids.
+SEARCH_OWNERS = 1000
+
+
+def _listed_ids(game: str, pool: str) -> QuerySet:
+    """Ids of the unfiltered leaderboard, best first, without any join while few decks
+    are archived: an index-only scan of ``rating_leaderboard`` (on PostgreSQL), which is
+    what a deep page's ``OFFSET`` walks."""
+    rows = Rating.objects.filter(game=game, pool=pool)
+    archived = _archived_ratings(game, pool)
+    if archived is None:
+        rows = rows.filter(deck__archived=False)
+    elif archived:
+        rows = rows.exclude(deck_id__in=[deck_id for deck_id, _ in archived])
+    return rows.order_by("-ordinal", "id").values_list("id", flat=True)
+
+
+class LeaderboardRows:
+    """The unfiltered leaderboard of ``game`` and ``pool`` as a sequence a paginator
+    slices: its length is :func:`leaderboard_count`, and a slice reads the page's ids
+    from the leaderboard index (``_listed_ids``), then those ratings with their deck and
+    owner (or player) by primary key. A deep page costs an index-only walk to its
+    offset, not a join of every row above it."""
+
+    def __init__(self, *, game: str, pool: str):
+        self.game, self.pool = game, pool
+
+    @cached_property
+    def _count(self) -> int:
+        return leaderboard_count(game=self.game, pool=self.pool)
+
+    def count(self) -> int:
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, key: slice) -> list[Rating]:
+        if not isinstance(key, slice):
+            raise TypeError("LeaderboardRows is read a page (a slice) at a time")
+        ids = list(_listed_ids(self.game, self.pool)[key])
+        related = ("deck", "deck__owner") if self.pool == Pool.BOTS else ("player",)
+        found = Rating.objects.select_related(*related).in_bulk(ids)
+        return [found[pk] for pk in ids if pk in found]
 
 
 def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> list[int]:
@@ -172,26 +229,13 @@ def with_ranks(rows: Sequence[Rating], *, start: int | None) -> list[Rating]:
             row.rank = 1 + above
         return rows
     first = rows[0]
-    ties_before = leaderboard(game=first.game, pool=first.pool).filter(ordinal=first.ordinal, id__lt=first.id).count()
+    ties_before = _listed_ids(first.game, first.pool).filter(ordinal=first.ordinal, id__lt=first.id).count()
     for index, row in enumerate(rows):
         if index and row.ordinal == rows[index - 1].ordinal:
             row.rank = rows[index - 1].rank
         else:
             row.rank = start + index + 1 - (ties_before if index == 0 else 0)
     return rows
-
-
-class LeaderboardPaginator(Paginator):
-    """A paginator that is told its count (``leaderboard_count``) instead of counting
-    the joined queryset."""
-
-    def __init__(self, *args, count: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._known_count = count
-
-    @cached_property
-    def count(self) -> int:
-        return self._known_count
 
 
 def pool_counts(*, game: str) -> dict[str, int]:

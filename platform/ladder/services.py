@@ -23,6 +23,7 @@ Which matches are rated, and in which pool:
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -31,11 +32,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from decks.models import Deck
+from decks.models import Deck, DeckVersion
 from ladder import conf
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange, TickLock
@@ -76,25 +77,42 @@ def pool_of(match: Match) -> str:
     return Pool.HUMANS if match.kind == Match.Kind.LIVE else Pool.BOTS
 
 
-def participants(match: Match, seats: Iterable[MatchSeat]) -> list[Participant]:
-    """The rated participants of a finished ``match`` (seats with ``deck_version__deck``
-    loaded), or ``[]`` when the match is not rated (see the module docstring)."""
+@dataclass(frozen=True)
+class SeatRow:
+    """What rating a match needs of one seat (read in one query with the seat)."""
+
+    seat: int
+    pilot: str
+    deck_version_id: int | None
+    deck_id: int
+    owner_id: int
+
+    @classmethod
+    def of(cls, seat: MatchSeat) -> SeatRow:
+        """From a seat with ``deck_version__deck`` loaded."""
+        return cls(seat.seat, seat.pilot, seat.deck_version_id, seat.deck_version.deck_id,
+                   seat.deck_version.deck.owner_id)
+
+
+def participants(match: Match, seats: Iterable[SeatRow | MatchSeat]) -> list[Participant]:
+    """The rated participants of a finished ``match`` (its seats as :class:`SeatRow`, or
+    as seats with ``deck_version__deck`` loaded), or ``[]`` when the match is not rated
+    (see the module docstring)."""
     if match.status != Match.Status.DONE or not match.result or not match.result.get("places"):
         return []
     places = list(match.result["places"])
-    pool = pool_of(match)
+    humans = pool_of(match) == Pool.HUMANS
     out = []
-    for seat in sorted(seats, key=lambda s: s.seat):
+    rows = [s if isinstance(s, SeatRow) else SeatRow.of(s) for s in seats]
+    for seat in sorted(rows, key=lambda s: s.seat):
         if seat.seat >= len(places):
             return []
-        if pool == Pool.HUMANS:
+        if humans:
             if not is_human(seat.pilot):
                 continue
-            out.append(Participant(seat.seat, int(places[seat.seat]), None, seat.deck_version.deck.owner_id,
-                                   seat.deck_version_id))
+            out.append(Participant(seat.seat, int(places[seat.seat]), None, seat.owner_id, seat.deck_version_id))
         else:
-            out.append(Participant(seat.seat, int(places[seat.seat]), seat.deck_version.deck_id, None,
-                                   seat.deck_version_id))
+            out.append(Participant(seat.seat, int(places[seat.seat]), seat.deck_id, None, seat.deck_version_id))
     if len(out) < 2 or len({p.key for p in out}) != len(out):
         return []
     return out
@@ -157,24 +175,80 @@ def apply_match(standings: Sequence[Standing], people: Sequence[Participant], pl
     return changes
 
 
-def _lock_ratings(pool: str, game: str, people: Sequence[Participant]) -> dict[tuple, Rating]:
-    """The participants' rating rows, created if missing and locked (``select_for_update``).
+#: The columns of a rating that a result moves, in the order the recording SQL reads them.
+_READ_COLUMNS = ["id", "deck_id", "player_id", "mu", "sigma", "games", "wins", "draws", "losses", "form", "recent",
+                 "last_played"]
 
-    Deadlock-free between workers: before taking any row lock, missing rows are inserted
-    in one statement sorted by (deck, player) with ``ON CONFLICT DO NOTHING`` (which
-    waits for another transaction's insert of the same key rather than failing); the rows
-    are then locked in primary key order. Every transaction takes its locks in the same
-    global order, and none waits on an insert while holding a row lock.
+
+def _seat_rows(match: Match, pool: str) -> tuple[list[SeatRow], bool, set[tuple]]:
+    """One query: the match's seats with their deck and owner, whether the match already
+    has rating changes, and the keys ``(deck_id, player_id)`` whose rating row exists."""
+    seat, version, deck = MatchSeat._meta.db_table, DeckVersion._meta.db_table, Deck._meta.db_table
+    rating, change = Rating._meta.db_table, RatingChange._meta.db_table
+    key = "r.deck_id = v.deck_id" if pool == Pool.BOTS else "r.player_id = d.owner_id"
+    sql = (
+        f"SELECT s.seat, s.pilot, s.deck_version_id, v.deck_id, d.owner_id, r.id, "
+        f"EXISTS (SELECT 1 FROM {change} c WHERE c.match_id = %s) "
+        f"FROM {seat} s JOIN {version} v ON v.id = s.deck_version_id JOIN {deck} d ON d.id = v.deck_id "
+        f"LEFT JOIN {rating} r ON r.pool = %s AND r.game = %s AND {key} "
+        f"WHERE s.match_id = %s ORDER BY s.seat"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match.pk, pool, match.game, match.pk])
+        found = cursor.fetchall()
+    rows = [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in found]
+    rated = bool(found) and bool(found[0][6])
+    existing = {(r[3], None) if pool == Pool.BOTS else (None, r[4]) for r in found if r[5] is not None}
+    return rows, rated, existing
+
+
+def _lock_ratings(pool: str, game: str, people: Sequence[Participant], existing: set[tuple]) -> dict[tuple, tuple]:
+    """The participants' rating rows (``_READ_COLUMNS``), created if missing and locked.
+
+    Deadlock-free between workers: missing rows (not in ``existing``, read before any
+    lock was taken) are first inserted in one statement sorted by (deck, player) with
+    ``ON CONFLICT DO NOTHING``, which waits for another transaction's insert of the same
+    key rather than failing; then every row is locked in one ``SELECT ... ORDER BY id FOR
+    UPDATE`` (primary key order). Every transaction takes its row locks in the same
+    global order, and none waits on an insert while holding a row lock. When every row
+    exists (a deck's second rated match onwards), the lock is the only statement.
     """
     keys = sorted({p.key for p in people}, key=lambda k: (k[0] or 0, k[1] or 0))
-    Rating.objects.bulk_create(
-        [Rating(pool=pool, game=game, deck_id=deck_id, player_id=player_id) for deck_id, player_id in keys],
-        ignore_conflicts=True,
-    )
+    if any(k not in existing for k in keys):
+        Rating.objects.bulk_create(
+            [Rating(pool=pool, game=game, deck_id=deck_id, player_id=player_id) for deck_id, player_id in keys],
+            ignore_conflicts=True,
+        )
     column = "deck_id" if pool == Pool.BOTS else "player_id"
     wanted = [k[0] if pool == Pool.BOTS else k[1] for k in keys]
-    rows = Rating.objects.select_for_update().filter(pool=pool, game=game, **{f"{column}__in": wanted})
-    return {(r.deck_id, r.player_id): r for r in rows.order_by("pk")}
+    sql = (
+        f"SELECT {', '.join(_READ_COLUMNS)} FROM {Rating._meta.db_table} "
+        f"WHERE pool = %s AND game = %s AND {column} IN ({', '.join(['%s'] * len(wanted))}) ORDER BY id FOR UPDATE"
+    )
+    if not connection.features.has_select_for_update:  # SQLite: the write lock is the database's own
+        sql = sql.removesuffix(" FOR UPDATE")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pool, game, *wanted])
+        rows = cursor.fetchall()
+    if len(rows) < len(keys):
+        # A rating row deleted after the seats were read (the rebuild or a deck's deletion):
+        # create it the slow way, in the same order as above.
+        Rating.objects.bulk_create(
+            [Rating(pool=pool, game=game, deck_id=deck_id, player_id=player_id) for deck_id, player_id in keys],
+            ignore_conflicts=True,
+        )
+        return _lock_ratings(pool, game, people, set(keys))
+    return {(r[1], r[2]): r for r in rows}
+
+
+def _standing(row: tuple) -> Standing:
+    recent = row[10]
+    if isinstance(recent, str | bytes):
+        recent = json.loads(recent)
+    last_played = row[11]
+    if isinstance(last_played, str):  # SQLite hands back text
+        last_played = datetime.fromisoformat(last_played)
+    return Standing(row[3], row[4], row[5], row[6], row[7], row[8], row[9], list(recent), last_played)
 
 
 def rating_record_match(*, match: Match) -> list[RatingChange]:
@@ -183,27 +257,74 @@ def rating_record_match(*, match: Match) -> list[RatingChange]:
     Call inside the transaction that marks the match done, with the match row locked
     (``match_finished`` does). Locks the participants' rating rows (see
     :func:`_lock_ratings`). Does nothing for a match that is not rated or already rated.
+
+    Three statements on PostgreSQL once a deck has its rating row: the seats (with
+    "already rated?" and "rating rows exist?"), the row lock (which reads the ratings),
+    and one statement that updates every rating (``UPDATE ... FROM (VALUES ...)``) and
+    inserts the rating changes.
     """
-    seats = list(MatchSeat.objects.filter(match=match).select_related("deck_version__deck"))
+    if match.status != Match.Status.DONE or not match.result or not match.result.get("places"):
+        return []
+    pool = pool_of(match)
+    seats, rated, existing = _seat_rows(match, pool)
     people = participants(match, seats)
-    if not people:
+    if not people or rated:
         return []
     # No savepoint: inside match_finished the caller's transaction is the one that counts.
     with transaction.atomic(savepoint=False):
-        if RatingChange.objects.filter(match=match).exists():
-            return []
-        pool = pool_of(match)
-        rows = _lock_ratings(pool, match.game, people)
+        rows = _lock_ratings(pool, match.game, people, existing)
         ordered = [rows[p.key] for p in people]
-        standings = [Standing.of(r) for r in ordered]
-        changes = apply_match(standings, people, match.finished or timezone.now())
-        for row, standing in zip(ordered, standings, strict=True):
-            standing.copy_to(row)
-            # One plain UPDATE per row: cheaper to build than bulk_update's CASE per column.
-            Rating.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in STANDING_FIELDS})
-        return RatingChange.objects.bulk_create(
-            [RatingChange(rating=row, match=match, **change) for row, change in zip(ordered, changes, strict=True)]
+        standings = [_standing(r) for r in ordered]
+        played = match.finished or timezone.now()
+        changes = apply_match(standings, people, played)
+        ids = [r[0] for r in ordered]
+        change_ids = _write(ids, standings, match.pk, changes)
+    out = []
+    for rating_id, change, change_id in zip(ids, changes, change_ids, strict=True):
+        row = RatingChange(id=change_id, rating_id=rating_id, match_id=match.pk, **change)
+        row._state.adding, row._state.db = False, connection.alias
+        out.append(row)
+    return out
+
+
+def _write(ids: Sequence[int], standings: Sequence[Standing], match_id: int, changes: Sequence[dict]) -> list[int]:
+    """Store the new standings of the rating rows ``ids`` and insert their rating changes
+    (in participant order); return the changes' ids. One statement on PostgreSQL."""
+    rating, change = Rating._meta.db_table, RatingChange._meta.db_table
+    change_columns = ["rating_id", "match_id", "entry", "deck_version_id", "place", "entries", "outcome",
+                      "mu_before", "sigma_before", "mu", "sigma", "ordinal", "played"]
+    change_params: list = []
+    for rating_id, c in zip(ids, changes, strict=True):
+        change_params += [rating_id, match_id, c["entry"], c["deck_version_id"], c["place"], c["entries"],
+                          c["outcome"], c["mu_before"], c["sigma_before"], c["mu"], c["sigma"], c["ordinal"],
+                          c["played"]]
+    rating_params: list = []
+    for rating_id, s in zip(ids, standings, strict=True):
+        rating_params += [rating_id, s.mu, s.sigma, model.ordinal(s.mu, s.sigma), s.games, s.wins, s.draws,
+                          s.losses, s.form, json.dumps(s.recent), s.last_played]
+    if connection.vendor == "postgresql":
+        values = ", ".join(["(%s::bigint, %s::float8, %s::float8, %s::float8, %s::int, %s::int, %s::int, %s::int, "
+                            "%s::text, %s::jsonb, %s::timestamptz)"] * len(ids))
+        inserts = ", ".join([f"({', '.join(['%s'] * len(change_columns))})"] * len(ids))
+        sql = (
+            f"WITH moved AS (UPDATE {rating} AS r SET mu = v.mu, sigma = v.sigma, ordinal = v.ordinal, "
+            f"games = v.games, wins = v.wins, draws = v.draws, losses = v.losses, form = v.form, recent = v.recent, "
+            f"last_played = v.last_played FROM (VALUES {values}) AS v(id, mu, sigma, ordinal, games, wins, draws, "
+            f"losses, form, recent, last_played) WHERE r.id = v.id) "
+            f"INSERT INTO {change} ({', '.join(change_columns)}) VALUES {inserts} RETURNING id"
         )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, rating_params + change_params)
+            return [r[0] for r in cursor.fetchall()]
+    # Other databases (SQLite for make run): one UPDATE per rating, then the changes.
+    for index, rating_id in enumerate(ids):
+        fields = dict(zip(STANDING_FIELDS, rating_params[index * 11 + 1:index * 11 + 11], strict=True))
+        fields["recent"] = standings[index].recent
+        Rating.objects.filter(pk=rating_id).update(**fields)
+    created = RatingChange.objects.bulk_create(
+        [RatingChange(rating_id=rating_id, match_id=match_id, **c) for rating_id, c in zip(ids, changes, strict=True)]
+    )
+    return [c.pk for c in created]
 
 
 # --------------------------------------------------------------------------- rebuild

@@ -13,10 +13,9 @@ from decks.models import GameName
 from ladder import conf
 from ladder.models import Pool
 from ladder.selectors import (
-    LeaderboardPaginator,
+    LeaderboardRows,
     ladder_activity,
     leaderboard,
-    leaderboard_count,
     pool_counts,
     with_ranks,
 )
@@ -47,9 +46,8 @@ def ladder_board(request: HttpRequest, game: str) -> HttpResponse:
     if pool not in Pool.values:
         pool = Pool.BOTS
     q = request.GET.get("q", "").strip()[:Q_MAX]
-    rows = leaderboard(game=game, pool=pool, q=q or None)
-    paginator = (Paginator(rows, PER_PAGE) if q else
-                 LeaderboardPaginator(rows, PER_PAGE, count=leaderboard_count(game=game, pool=pool)))
+    paginator = Paginator(leaderboard(game=game, pool=pool, q=q), PER_PAGE) if q else Paginator(
+        LeaderboardRows(game=game, pool=pool), PER_PAGE)
     page_obj = paginator.get_page(request.GET.get("page"))
     start = None if q else page_obj.start_index() - 1
     page_obj.object_list = with_ranks(page_obj.object_list, start=start)
