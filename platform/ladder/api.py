@@ -79,8 +79,9 @@ class LeaderboardView(generics.GenericAPIView):
             raise ValidationError({"q": [f"the search is {len(q)} characters long; at most {Q_MAX} are allowed"]})
         rows = leaderboard(game=game, pool=pool, q=q) if q else LeaderboardRows(game=game, pool=pool)
         page = self.paginate_queryset(rows)
-        start = None if q else self.paginator.page.start_index() - 1
-        return self.get_paginated_response(self.get_serializer(with_ranks(page, start=start), many=True).data)
+        if q:  # pages of LeaderboardRows come ranked
+            page = with_ranks(page, start=None)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
 @extend_schema_view(get=extend_schema(

@@ -46,13 +46,18 @@ class Rating(models.Model):
     form = models.CharField(max_length=10, blank=True, help_text="Last results, oldest first: W, D or L")
     recent = models.JSONField(default=list, blank=True, help_text="Ordinals after the last rated matches")
     last_played = models.DateTimeField(null=True, blank=True)
+    listed = models.BooleanField(
+        default=True,
+        help_text="On the leaderboard: false for an archived deck's rating. Kept by database triggers on the "
+                  "decks table (migration 0003), whichever way a deck is archived.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-ordinal", "id"]
-        # The leaderboard's order; ``deck_id`` rides along (PostgreSQL) so that a deep page
-        # skips archived decks' ratings and finds its ids in an index-only scan.
-        indexes = [models.Index(fields=["game", "pool", "-ordinal", "id"], include=["deck"], name="rating_leaderboard")]
+        # The leaderboard's order: a page (even a deep one) is a walk of this index, and its
+        # ids come from an index-only scan; a rank is a count over a range of it.
+        indexes = [models.Index(fields=["game", "pool", "listed", "-ordinal", "id"], name="rating_leaderboard")]
         constraints = [
             models.UniqueConstraint(fields=["pool", "game", "deck"], condition=models.Q(deck__isnull=False),
                                     name="rating_unique_deck"),

@@ -51,22 +51,10 @@ def human_rating(*, user_id: int, game: str) -> float:
 # --------------------------------------------------------------------------- leaderboards
 
 
-#: Up to this many archived decks are left out of a leaderboard by their ids (an index
-#: lookup); beyond it, by a join with the decks (and SQLite's limit on query parameters).
-ARCHIVED_BY_ID = 5000
-
-
-def _archived_ratings(game: str, pool: str) -> list[tuple[int, float]] | None:
-    """``(deck id, ordinal)`` of the rated archived decks of ``game`` (few: found from the
-    deck side), or None when there are more than ``ARCHIVED_BY_ID``."""
-    if pool != Pool.BOTS:
-        return []
-    ids = list(Deck.objects.filter(game=game, archived=True).values_list("pk", flat=True)[:ARCHIVED_BY_ID + 1])
-    if len(ids) > ARCHIVED_BY_ID:
-        return None
-    if not ids:
-        return []
-    return list(Rating.objects.filter(pool=pool, game=game, deck_id__in=ids).values_list("deck_id", "ordinal"))
+def _listed(game: str, pool: str) -> QuerySet[Rating]:
+    """The ratings on the unfiltered leaderboard (``listed``: not an archived deck's), in
+    its order: the ``rating_leaderboard`` index, with no join."""
+    return Rating.objects.filter(game=game, pool=pool, listed=True).order_by("-ordinal", "id")
 
 
 def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Rating]:
@@ -77,16 +65,13 @@ def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Ratin
     players) are found first, from their trigram indexes on PostgreSQL, and their
     ratings then. For pages of the unfiltered leaderboard use :class:`LeaderboardRows`.
     """
-    rows = Rating.objects.filter(game=game, pool=pool)
-    if pool == Pool.BOTS:
-        rows = rows.select_related("deck", "deck__owner")
-    else:
-        rows = rows.select_related("player")
+    rows = _listed(game, pool)
+    rows = rows.select_related("deck", "deck__owner") if pool == Pool.BOTS else rows.select_related("player")
     if q:
         users = get_user_model().objects.filter(username__icontains=q)
         if pool == Pool.BOTS:
             owners = list(users.values_list("pk", flat=True)[:SEARCH_OWNERS + 1])
-            decks = Deck.objects.filter(game=game, archived=False)
+            decks = Deck.objects.filter(game=game)
             if len(owners) > SEARCH_OWNERS:  # a very common name: let the database join
                 decks = decks.filter(Q(name__icontains=q) | Q(owner__username__icontains=q))
             else:  # name LIKE ... OR owner_id = ANY(...): both sides from an index
@@ -94,10 +79,7 @@ def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Ratin
             rows = rows.filter(deck_id__in=decks.values("pk"))
         else:
             rows = rows.filter(player_id__in=users.values("pk"))
-    elif pool == Pool.BOTS:
-        # Read in index order and stopped after a page: the join costs a page, not the table.
-        rows = rows.filter(deck__archived=False)
-    return rows.order_by("-ordinal", "id")
+    return rows
 
 
 #: A search matching more owners than this filters the decks by a join with the owners
@@ -105,25 +87,18 @@ def leaderboard(*, game: str, pool: str, q: str | None = None) -> QuerySet[Ratin
 SEARCH_OWNERS = 1000
 
 
-def _listed_ids(game: str, pool: str) -> QuerySet:
-    """Ids of the unfiltered leaderboard, best first, without any join while few decks
-    are archived: an index-only scan of ``rating_leaderboard`` (on PostgreSQL), which is
-    what a deep page's ``OFFSET`` walks."""
-    rows = Rating.objects.filter(game=game, pool=pool)
-    archived = _archived_ratings(game, pool)
-    if archived is None:
-        rows = rows.filter(deck__archived=False)
-    elif archived:
-        rows = rows.exclude(deck_id__in=[deck_id for deck_id, _ in archived])
-    return rows.order_by("-ordinal", "id").values_list("id", flat=True)
-
-
 class LeaderboardRows:
     """The unfiltered leaderboard of ``game`` and ``pool`` as a sequence a paginator
-    slices: its length is :func:`leaderboard_count`, and a slice reads the page's ids
-    from the leaderboard index (``_listed_ids``), then those ratings with their deck and
-    owner (or player) by primary key. A deep page costs an index-only walk to its
-    offset, not a join of every row above it."""
+    slices, each row with its ``rank``.
+
+    Its length is :func:`leaderboard_count`. A slice reads the page's ids and ordinals
+    from the leaderboard index (an index-only scan on PostgreSQL, starting one row early
+    to see whether the page starts inside a run of equal ratings), then those ratings
+    with their deck and owner (or player) by primary key: a deep page costs a walk of
+    the index to its offset, not a join of every row above it. A page is a run of the
+    order, so a row's rank is its position, less the equal ratings before it (counted
+    only when the page starts inside such a run).
+    """
 
     def __init__(self, *, game: str, pool: str):
         self.game, self.pool = game, pool
@@ -139,45 +114,49 @@ class LeaderboardRows:
         return self._count
 
     def __getitem__(self, key: slice) -> list[Rating]:
-        if not isinstance(key, slice):
-            raise TypeError("LeaderboardRows is read a page (a slice) at a time")
-        ids = list(_listed_ids(self.game, self.pool)[key])
+        if not isinstance(key, slice) or key.step not in (None, 1) or (key.start or 0) < 0 or key.stop is None:
+            raise TypeError("LeaderboardRows is read a page (a slice from an offset to a stop) at a time")
+        start = key.start or 0
+        listed = _listed(self.game, self.pool).values_list("id", "ordinal")
+        found = list(listed[max(start - 1, 0):key.stop])
+        before, page = (found[0], found[1:]) if start else (None, found)
+        if not page:
+            return []
+        first_id, first_ordinal = page[0]
+        ties_before = 0
+        if before is not None and before[1] == first_ordinal:
+            ties_before = listed.filter(ordinal=first_ordinal, id__lt=first_id).count()
         related = ("deck", "deck__owner") if self.pool == Pool.BOTS else ("player",)
-        found = Rating.objects.select_related(*related).in_bulk(ids)
-        return [found[pk] for pk in ids if pk in found]
+        rows = Rating.objects.select_related(*related).in_bulk([pk for pk, _ in page])
+        out, rank, previous = [], 0, None
+        for index, (pk, ordinal) in enumerate(page):
+            if previous is None or ordinal != previous:
+                rank = start + index + 1 - (ties_before if index == 0 else 0)
+            previous = ordinal
+            if pk in rows:  # gone since the ids were read: the page is one row short
+                rows[pk].rank = rank
+                out.append(rows[pk])
+        return out
 
 
 def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> list[int]:
     """For each of ``ordinals``, how many listed ratings of ``game`` and ``pool`` are
     higher (None: how many there are at all).
 
-    One aggregate over the leaderboard index from the top down to the lowest ordinal
-    asked, minus the archived decks' ratings (few, counted in Python): joining every
-    rating to its deck would cost far more over 100,000 decks.
+    One aggregate over the leaderboard index (index-only on PostgreSQL) from the top
+    down to the lowest ordinal asked.
     """
     if not ordinals:
         return []
-    archived = _archived_ratings(game, pool)
-    rows = Rating.objects.filter(game=game, pool=pool)
-    if archived is None:  # many archived decks: let the database join
-        rows = rows.filter(deck__archived=False)
-        archived = []
-    asked = [o for o in ordinals if o is not None]
-    if len(asked) < len(ordinals):
-        floor_rows = rows
-    else:
-        floor_rows = rows.filter(ordinal__gt=min(asked))
-    totals = floor_rows.aggregate(
+    rows = _listed(game, pool).order_by()
+    asked = sorted({o for o in ordinals if o is not None})
+    if len(asked) == len(ordinals):
+        rows = rows.filter(ordinal__gt=asked[0])
+    totals = rows.aggregate(
         all=Count("id"), **{f"above{i}": Count("id", filter=Q(ordinal__gt=o)) for i, o in enumerate(asked)}
     )
-    out, index = [], 0
-    for ordinal in ordinals:
-        if ordinal is None:
-            out.append(totals["all"] - len(archived))
-        else:
-            out.append(totals[f"above{index}"] - sum(1 for _, o in archived if o > ordinal))
-            index += 1
-    return out
+    by_ordinal = {o: totals[f"above{i}"] for i, o in enumerate(asked)}
+    return [totals["all"] if o is None else by_ordinal[o] for o in ordinals]
 
 
 def _count_above(game: str, pool: str, ordinal: float | None = None) -> int:
@@ -206,19 +185,19 @@ def leaderboard_count(*, game: str, pool: str) -> int:
 def rank_of(rating: Rating) -> int | None:
     """1 + how many listed ratings of the same game and pool are higher (ties share a
     rank); None for the rating of an archived deck."""
-    if rating.deck_id and rating.deck.archived:
+    if not rating.listed:
         return None
     return 1 + _count_above(rating.game, rating.pool, rating.ordinal)
 
 
 def with_ranks(rows: Sequence[Rating], *, start: int | None) -> list[Rating]:
     """Set ``rank`` (1 + how many listed ratings are higher: ties share a rank, 1, 2, 2,
-    4) on each of ``rows``, one page of a leaderboard.
+    4) on each of ``rows``, listed ratings of one game and pool.
 
-    ``start`` is the page's offset in the unfiltered leaderboard. Such a page is a run of
-    the order (ordinal down, id up), so a row's rank is its position minus the equal
-    ratings before it: a small count of equal ordinals, never a count of everything
-    above. A filtered page (``start`` None) counts the ratings above each row in one query.
+    ``start`` is the offset of ``rows`` in the unfiltered leaderboard, when they are a
+    run of it: a row's rank is then its position minus the equal ratings before it (a
+    small count of equal ordinals, never a count of everything above). Other rows
+    (``start`` None, a search) count the ratings above each in one query.
     """
     rows = list(rows)
     if not rows:
@@ -229,7 +208,8 @@ def with_ranks(rows: Sequence[Rating], *, start: int | None) -> list[Rating]:
             row.rank = 1 + above
         return rows
     first = rows[0]
-    ties_before = _listed_ids(first.game, first.pool).filter(ordinal=first.ordinal, id__lt=first.id).count()
+    ties_before = (_listed(first.game, first.pool).filter(ordinal=first.ordinal, id__lt=first.id).count()
+                   if start else 0)
     for index, row in enumerate(rows):
         if index and row.ordinal == rows[index - 1].ordinal:
             row.rank = rows[index - 1].rank

@@ -49,8 +49,8 @@ def ladder_board(request: HttpRequest, game: str) -> HttpResponse:
     paginator = Paginator(leaderboard(game=game, pool=pool, q=q), PER_PAGE) if q else Paginator(
         LeaderboardRows(game=game, pool=pool), PER_PAGE)
     page_obj = paginator.get_page(request.GET.get("page"))
-    start = None if q else page_obj.start_index() - 1
-    page_obj.object_list = with_ranks(page_obj.object_list, start=start)
+    if q:  # pages of LeaderboardRows come ranked
+        page_obj.object_list = with_ranks(page_obj.object_list, start=None)
     filters = {"pool": pool if pool != Pool.BOTS else "", "q": q}
     return render(request, "ladder/board.html", {
         "game": game,
