@@ -163,12 +163,12 @@ def free_port() -> int:
 
 
 def bench_leaderboard(decks_count: int, requests: int, concurrency: int, max_seconds: float,
-                      reuse: bool = False) -> dict:
+                      reuse: bool = False, workers: int = 2) -> dict:
     if reuse:  # the database a previous run filled: only the load
         import django
 
         django.setup()
-        return {"decks": decks_count, "reused": True, "results": _load(requests, concurrency, max_seconds)}
+        return {"decks": decks_count, "reused": True, "results": _load(requests, concurrency, max_seconds, workers)}
     recreate_database()
     setup_django()
     from django.db import connection
@@ -196,18 +196,23 @@ def bench_leaderboard(decks_count: int, requests: int, concurrency: int, max_sec
 
     if not requests:
         return {"decks": decks_count, "filled": True}
-    return {"decks": decks_count, "results": _load(requests, concurrency, max_seconds)}
+    return {"decks": decks_count, "results": _load(requests, concurrency, max_seconds, workers)}
 
 
-def _load(requests: int, concurrency: int, max_seconds: float) -> list[dict]:
+def _load(requests: int, concurrency: int, max_seconds: float, workers: int) -> list[dict]:
     port = free_port()
-    # Production mode (DEBUG off: no SQL kept per request, no debug pages), as deployed.
+    # Production mode as docker-compose.yml deploys it: DEBUG off (no SQL kept per request),
+    # TLS left to the proxy, the cache in Redis (REDIS_URL, if set) shared by the web workers,
+    # hashed static files collected first.
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
                DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost",
-               SECRET_KEY="ladder-bench-" + os.urandom(24).hex())
+               SECRET_KEY="ladder-bench-" + os.urandom(24).hex(), DJANGO_SECURE_SSL_REDIRECT="0",
+               DJANGO_SECURE_COOKIES="0", DJANGO_SECURE_HSTS_SECONDS="0")
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"], cwd=ROOT, env=env,
+                   check=True)
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
+         "--lifespan", "off", "--log-level", "warning", "--no-access-log", "--workers", str(workers)],
         cwd=ROOT, env=env,
     )
     base = f"http://127.0.0.1:{port}"
@@ -253,12 +258,13 @@ def main() -> None:
     board.add_argument("--concurrency", type=int, default=4)
     board.add_argument("--max-seconds", type=float, default=120.0)
     board.add_argument("--reuse", action="store_true", help="load the database a previous run filled")
+    board.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (docker-compose.yml: 2)")
     args = parser.parse_args()
     if args.command == "record":
         print(json.dumps(bench_record(args.results, args.processes)))
     else:
         print(json.dumps(bench_leaderboard(args.decks, args.requests, args.concurrency, args.max_seconds,
-                                           args.reuse), indent=1))
+                                           args.reuse, args.workers), indent=1))
 
 
 if __name__ == "__main__":

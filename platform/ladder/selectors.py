@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -148,8 +149,10 @@ def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> lis
     """
     if not ordinals:
         return []
-    rows = _listed(game, pool).order_by()
     asked = sorted({o for o in ordinals if o is not None})
+    if connection.vendor == "postgresql" and len(asked) > 1 and len(asked) == len(set(ordinals)):
+        return _counts_above_by_bucket(game, pool, ordinals, asked)
+    rows = _listed(game, pool).order_by()
     if len(asked) == len(ordinals):
         rows = rows.filter(ordinal__gt=asked[0])
     totals = rows.aggregate(
@@ -157,6 +160,26 @@ def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> lis
     )
     by_ordinal = {o: totals[f"above{i}"] for i, o in enumerate(asked)}
     return [totals["all"] if o is None else by_ordinal[o] for o in ordinals]
+
+
+def _counts_above_by_bucket(game: str, pool: str, ordinals: Sequence[float], asked: list[float]) -> list[int]:
+    """``_counts_above`` for many ordinals on PostgreSQL: one pass over the index range,
+    each rating counted in the bucket of how many asked ordinals it does not exceed
+    (``width_bucket`` over the negated ordinals), then summed from the top down."""
+    descending = asked[::-1]
+    sql = (
+        f"SELECT width_bucket(-ordinal, %s::float8[]), count(*) FROM {Rating._meta.db_table} "
+        f"WHERE game = %s AND pool = %s AND listed AND ordinal > %s GROUP BY 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [[-o for o in descending], game, pool, asked[0]])
+        buckets = dict(cursor.fetchall())
+    # A rating is above descending[i] exactly when fewer than i + 1 asked ordinals are >= it.
+    above, total = {}, 0
+    for index, ordinal in enumerate(descending):
+        total += buckets.get(index, 0)
+        above[ordinal] = total
+    return [above[o] for o in ordinals]
 
 
 def _count_above(game: str, pool: str, ordinal: float | None = None) -> int:

@@ -33,7 +33,12 @@ class RatingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_deck(self, rating: Rating) -> RatedDeckSerializer(allow_null=True):  # type: ignore[valid-type]
-        return RatedDeckSerializer(rating.deck).data if rating.deck_id else None
+        # RatedDeckSerializer's shape, built directly: a nested serializer per row costs
+        # more than the rest of a leaderboard page.
+        if not rating.deck_id:
+            return None
+        deck = rating.deck
+        return {"id": deck.pk, "name": deck.name, "owner": deck.owner.username, "url": deck.get_absolute_url()}
 
     def get_player(self, rating: Rating) -> str | None:
         return rating.player.get_username() if rating.player_id else None
