@@ -189,3 +189,38 @@ def test_an_archived_deck_leaves_the_leaderboard_and_the_ranks_close_up(rated, a
     searched = api.get("/api/ladders/tempofront/", {"q": "o"}).json()["results"]  # Bravo, Charlie (and Alpha)
     assert sorted(r["rank"] for r in searched) == [1, 2][: len(searched)]
     assert api.get(f"/api/decks/{deck.pk}/rating-history/").json()["rating"]["rank"] is None
+
+
+def test_every_page_size_gives_the_same_ranks_as_the_whole_board_and_a_search_too(alice, bob, api):
+    decks = [make_deck(alice if i % 2 else bob, index=i, name=f"Deck {i:02}") for i in range(6)]
+    finish([decks[0], decks[1]], [1, 2])
+    finish([decks[2], decks[3]], [1, 2])  # the same result as the first: two runs of equal ratings
+    finish([decks[4], decks[5]], [1, 1])
+    whole = api.get("/api/ladders/tempofront/").json()["results"]
+    ranks = {r["deck"]["id"]: r["rank"] for r in whole}
+    assert sorted(ranks.values()) == [1, 1, 3, 3, 5, 5]
+    for size in (1, 2, 3, 4):
+        seen = []
+        for number in range(1, 7 // size + 2):
+            body = api.get("/api/ladders/tempofront/", {"page_size": size, "page": number})
+            if body.status_code == 404:
+                break
+            seen += [(r["deck"]["id"], r["rank"]) for r in body.json()["results"]]
+        assert seen == [(r["deck"]["id"], r["rank"]) for r in whole], size
+    searched = api.get("/api/ladders/tempofront/", {"q": "deck 0"}).json()["results"]
+    assert len(searched) == 6 and {r["deck"]["id"]: r["rank"] for r in searched} == ranks
+
+
+def test_a_result_recorded_after_its_deck_was_archived_stays_off_the_leaderboard(alice, bob, api):
+    from decks.services import deck_archive
+
+    a, b, c = make_deck(alice, name="Kept"), make_deck(bob, index=1, name="Gone"), make_deck(bob, index=2)
+    finish([a, c], [1, 2])
+    deck_archive(deck=b, actor=bob)  # b's first match was still running: its rating is created afterwards
+    b.refresh_from_db()
+    finish([b, a], [1, 2])
+    body = api.get("/api/ladders/tempofront/").json()
+    assert body["count"] == 2 and "Gone" not in [r["deck"]["name"] for r in body["results"]]
+    assert [r["rank"] for r in body["results"]] == [1, 2]
+    assert api.get("/api/ladders/tempofront/", {"q": "gone"}).json()["count"] == 0
+    assert api.get(f"/api/decks/{b.pk}/rating-history/").json()["rating"]["rank"] is None
