@@ -20,6 +20,7 @@ import asyncio
 import json
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ValidationError
@@ -87,6 +88,17 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
     @database_sync_to_async
     def _opening(self) -> dict:
         return selectors.opening_payload(match_id=self.match_id, seat=self.seat)
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels' dispatch first closes stale connections of the thread for synchronous
+        # code, a hop to that one thread for every frame in and every view out. This
+        # consumer never uses the ORM on the event loop: every query runs in
+        # ``database_sync_to_async``, which closes stale connections itself, in the thread
+        # that runs it. So messages go straight to their handler.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         for handle in self.pending:

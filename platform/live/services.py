@@ -22,6 +22,8 @@ import inspect
 import logging
 import secrets
 import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,7 +35,7 @@ from channels.layers import get_channel_layer
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -288,13 +290,44 @@ def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
 def _locked(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
     # Only the live match row is locked (the Match row is read lazily when a state must be
     # rebuilt, and locked by whoever finishes the match).
-    live = LiveMatch.objects.select_for_update().filter(match_id=match_id).first()
+    # Two plain statements, written out: this runs on every move, and building them with
+    # the query compiler cost more than running them.
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    live = next(iter(LiveMatch.objects.raw(
+        f"SELECT * FROM {LiveMatch._meta.db_table} WHERE match_id = %s{lock}", [match_id])), None)
     if live is None:
         raise LiveError("not_found", f"there is no live match {match_id}", status=404)
     if live.is_over:
         raise LiveError("finished", "the match is over")
-    rows = list(live.seats.select_related("user", "deck_version__deck").order_by("seat"))
+    rows = list(LiveSeat.objects.raw(f"SELECT * FROM {LiveSeat._meta.db_table} WHERE live_id = %s ORDER BY seat",
+                                     [live.pk]))
+    _attach_seat_details(live.pk, rows)
     return live, rows
+
+
+#: Per process: the user and deck version of every seat of recent matches (they never
+#: change once a match is created), so that a move reads its seats' clocks without joins.
+_seat_details: OrderedDict[int, dict[int, tuple[Any, DeckVersion]]] = OrderedDict()
+_seat_details_lock = threading.Lock()
+
+
+def _attach_seat_details(live_pk: int, rows: list[LiveSeat]) -> None:
+    with _seat_details_lock:
+        details = _seat_details.get(live_pk)
+        if details is not None:
+            _seat_details.move_to_end(live_pk)
+    if details is None or any(r.seat not in details for r in rows):
+        details = {r.seat: (r.user, r.deck_version)
+                   for r in LiveSeat.objects.filter(live_id=live_pk).select_related("user", "deck_version__deck")}
+        with _seat_details_lock:
+            _seat_details[live_pk] = details
+            while len(_seat_details) > engine_state.CACHE_SIZE:
+                _seat_details.popitem(last=False)
+    for row in rows:
+        user, deck_version = details[row.seat]
+        if row.user_id is not None:
+            row.user = user
+        row.deck_version = deck_version
 
 
 def _acted_since(log: list, seat: int, index: int) -> bool:
@@ -570,13 +603,27 @@ def collect_broadcasts() -> Iterator[list[tuple[str, dict[str, Any]]]]:
         _collecting.messages = previous
 
 
+#: At most this many group sends of one process are in flight at once: the Redis layer's
+#: connection pool (redis-py: 100 connections) raises instead of waiting when it runs out.
+BROADCASTS_IN_FLIGHT = 32
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
 async def abroadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     """Send ``(group, message)`` pairs through the channel layer, all at once; never raises."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
-    results = await asyncio.gather(*(layer.group_send(group, {"type": "live.view", "payload": message})
-                                     for group, message in messages), return_exceptions=True)
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(BROADCASTS_IN_FLIGHT)
+
+    async def send(group: str, message: dict[str, Any]) -> None:
+        async with gate:
+            await layer.group_send(group, {"type": "live.view", "payload": message})
+
+    results = await asyncio.gather(*(send(group, message) for group, message in messages), return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
             logger.error("could not broadcast a live view", exc_info=result)
