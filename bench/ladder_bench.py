@@ -15,10 +15,14 @@ Both drop and recreate the database named in DATABASE_URL (it must be called
   contended. The match page broadcast after commit is switched off (it is not part of
   recording). Checks afterwards that every result moved both ratings and that the
   rebuild reproduces the stored ratings exactly. Prints results per second.
-- ``leaderboard``: ``--decks`` rated TempoFront decks, then a real uvicorn on a free
-  port of 127.0.0.1 and ``bench/ladder_load.py`` in a second process, bounded in
-  requests and time, against the leaderboard page and its API (first page, a deep page,
-  a search). Prints median and p95 latency per URL.
+- ``leaderboard``: ``--decks`` rated TempoFront decks (1 % of them archived, then
+  ``VACUUM ANALYZE``), then a real uvicorn on a free port of 127.0.0.1 in production mode
+  (``DJANGO_DEBUG=0``, static files collected, ``--workers`` processes as
+  docker-compose.yml runs it, the cache in Redis when ``REDIS_URL`` is set) and
+  ``bench/ladder_load.py`` in a second process, bounded in requests and time, against
+  the leaderboard page and its API (first page, a deep page, a search). Prints median
+  and p95 latency per URL. ``--requests 0`` only fills the database; ``--reuse`` only
+  loads the one a previous run filled.
 """
 
 from __future__ import annotations
@@ -95,9 +99,24 @@ def _record_slice(match_ids: list[int], queue) -> None:
     from matches import services
 
     services.match_broadcast = lambda *, match_id: None  # not part of recording a result
+    # The ladder's part (the match_finished receiver) timed on its own, to tell it apart.
+    from ladder import services as ladder_services
+
+    rate = ladder_services.rating_record_match
+    spent = [0.0]
+
+    def timed_rate(*, match):
+        began = time.perf_counter()
+        try:
+            return rate(match=match)
+        finally:
+            spent[0] += time.perf_counter() - began
+
+    ladder_services.rating_record_match = timed_rate
+    began = time.perf_counter()
     for match_id in match_ids:
         services.match_complete(match_id=match_id, worker="bench")
-    queue.put(len(match_ids))
+    queue.put((len(match_ids), time.perf_counter() - began, spent[0]))
 
 
 def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
@@ -139,7 +158,8 @@ def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
     start = time.perf_counter()
     for worker in workers:
         worker.start()
-    done = sum(queue.get() for _ in workers)
+    reports = [queue.get() for _ in workers]
+    done = sum(n for n, _, _ in reports)
     for worker in workers:
         worker.join()
     seconds = time.perf_counter() - start
@@ -148,6 +168,9 @@ def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
     return {
         "results": done, "processes": processes, "decks": decks_count, "seconds": round(seconds, 2),
         "results_per_second": round(done / seconds, 1), "rating_changes": changes,
+        # per process: wall time of match_complete per result, and of the ladder's part of it
+        "ms_per_result": round(1000 * sum(t for _, t, _ in reports) / done, 2),
+        "ladder_ms_per_result": round(1000 * sum(t for _, _, t in reports) / done, 2),
         "done_matches": Match.objects.filter(status="done").count(),
         "rebuild_differences": len(report.differences),
     }
