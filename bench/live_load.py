@@ -14,7 +14,8 @@ The script creates the players, their sessions and N live matches, opens two soc
 match (one per seat), and in each match the seat to act plays a random legal action after
 thinking: ``--think`` seconds on average per decision (``--think-dist exponential`` or
 ``uniform`` on [0, 2 x think]; ``--think 0`` acts as soon as the view arrives, which
-measures the saturation point rather than people). It reports the sockets held, the
+measures the saturation point rather than people; a socket never sends more than the
+server's 10 frames a second either way). It reports the sockets held, the
 actions per second, and the round trip of an action: from sending ``act`` to receiving
 the acting seat's next view (median, p95, max), with the error frames and failed
 connections, as one JSON object on stdout.
@@ -68,6 +69,11 @@ def setup_matches(count: int, run: str) -> list[tuple[int, str, str]]:
                                     initial_ms=3_600_000, increment_ms=0)
         out.append((live.match_id, cookies[0], cookies[1]))
     return out
+
+
+#: Least time between two actions of one socket: the server refuses more than 10 frames a
+#: second per connection (live.consumers.RATE).
+MIN_INTERVAL = 0.105
 
 
 class Stats:
@@ -124,9 +130,14 @@ async def play(server: str, match_id: int, cookies: tuple[str, str], stats: Stat
         try:
             views = {seat: await next_view(seat, -1) for seat in (0, 1)}
             await started.wait()
+            last_act = {0: 0.0, 1: 0.0}
             while time.monotonic() < window["stop"] and views[0]["status"] != "done":
                 actor = views[0]["to_act"][0]
-                await asyncio.sleep(think_time(rng, think, dist))
+                # Never faster than the server's limit of frames per socket (10 a second).
+                pause = max(think_time(rng, think, dist), last_act[actor] + MIN_INTERVAL - time.monotonic())
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                last_act[actor] = time.monotonic()
                 action = rng.choice(views[actor]["legal"])
                 index = views[actor]["index"]
                 sent = time.perf_counter()
@@ -166,7 +177,9 @@ async def run(server: str, matches: list[tuple[int, str, str]], seconds: float, 
         await asyncio.sleep(0.2)
     open_seconds = time.monotonic() - opening
     held_at_start = stats.open
-    window["stop"] = time.monotonic() + warmup + seconds
+    # Play goes on a little past the measured window, so that the sockets still held at
+    # its end are counted before the clients start closing them.
+    window["stop"] = time.monotonic() + warmup + seconds + 5
     started.set()
     await asyncio.sleep(warmup)
     stats.measuring = True

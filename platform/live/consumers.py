@@ -1,8 +1,10 @@
 """The socket of a live match: ``/ws/live/<match_id>/``.
 
-A seated player's socket joins its seat's group and receives its own view (with its legal
-actions); anyone else is a spectator and joins the public group (``state.view(None)``
-only, delayed by the match's ``spectator_delay``). Frames from the client:
+A seated player's socket receives its own seat's view (with its legal actions); anyone
+else is a spectator and receives the public view (``state.view(None)`` only, delayed by
+the match's ``spectator_delay``). Every socket of a match joins the match's group, whose
+one message per move carries the views of every seat and of spectators; the consumer
+forwards its own (the seat's group key, or the public one) and nothing else. Frames from the client:
 
 - ``{"type": "act", "action": {...}, "index": n}``: play an action on the view at ``index``;
 - ``{"type": "resign"}``; ``{"type": "ping"}`` (answered ``{"type": "pong"}``).
@@ -73,10 +75,12 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group = (services.group_public(self.match_id) if self.seat is None
                       else services.group_for_seat(self.match_id, self.seat))
-        # Join the group before reading the position: a move committed in between then
-        # arrives after the opening view (clients skip a view older than the one they have)
-        # instead of being lost.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Join the match's group before reading the position: a move committed in between
+        # then arrives after the opening view (clients skip a view older than the one they
+        # have) instead of being lost. The group's messages carry every seat's view; only
+        # this socket's own (``self.group``) is ever sent to the client.
+        self.match_group = services.group_match(self.match_id)
+        await self.channel_layer.group_add(self.match_group, self.channel_name)
         await self.accept()
         await self.send_json(await self._opening())
 
@@ -103,7 +107,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for handle in self.pending:
             handle.cancel()
-        group = getattr(self, "group", None)
+        group = getattr(self, "match_group", None)
         if group:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -181,6 +185,12 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             await services.abroadcast(messages)
 
     # ------------------------------------------------------------------ views out
+
+    async def live_views(self, event: dict) -> None:
+        """A move's views for the whole match: forward this socket's own, nothing else."""
+        payload = event["views"].get(self.group)
+        if payload is not None:
+            await self.live_view({"payload": payload})
 
     async def live_view(self, event: dict) -> None:
         payload = event["payload"]

@@ -91,6 +91,17 @@ def group_public(match_id: int) -> str:
     return f"live.{match_id}.public"
 
 
+def group_match(match_id: int) -> str:
+    """The channel-layer group every socket of the match joins: one message per move
+    carries the views of every seat and of spectators (``live.views``), keyed by
+    :func:`group_for_seat` / :func:`group_public`, and each socket forwards only its own."""
+    return f"live.{match_id}"
+
+
+def _match_group_of(group: str) -> str:
+    return ".".join(group.split(".")[:2])
+
+
 def _ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
@@ -618,12 +629,17 @@ async def abroadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     gate = _gates.get(loop)
     if gate is None:
         gate = _gates[loop] = asyncio.Semaphore(BROADCASTS_IN_FLIGHT)
+    # One group send per match: the views of all its seats and of spectators together.
+    by_match: dict[str, dict[str, dict[str, Any]]] = {}
+    for group, message in messages:
+        by_match.setdefault(_match_group_of(group), {})[group] = message
 
-    async def send(group: str, message: dict[str, Any]) -> None:
+    async def send(match_group: str, views: dict[str, dict[str, Any]]) -> None:
         async with gate:
-            await layer.group_send(group, {"type": "live.view", "payload": message})
+            await layer.group_send(match_group, {"type": "live.views", "views": views})
 
-    results = await asyncio.gather(*(send(group, message) for group, message in messages), return_exceptions=True)
+    results = await asyncio.gather(*(send(group, views) for group, views in by_match.items()),
+                                   return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
             logger.error("could not broadcast a live view", exc_info=result)

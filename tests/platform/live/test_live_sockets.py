@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 
 from engine.core import Rng
 from live import services
+from live.consumers import RATE
 from live.models import LiveMatch
 from live.services import SeatSpec
 from matches.models import Match
@@ -138,6 +139,19 @@ def test_a_flood_of_frames_is_rate_limited_then_closed_and_changes_nothing(asgi_
     assert stored_log(live) == []
 
 
+_last_act: dict[int, float] = {}
+
+
+def send_act(socket, action: dict, index: int) -> None:
+    """Send an ``act`` frame as a person would: never ten a second. The server refuses a
+    socket faster than ``consumers.RATE`` frames a second, so scripted players keep under it."""
+    wait = _last_act.get(id(socket), 0.0) + 1.05 / RATE - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    _last_act[id(socket)] = time.monotonic()
+    socket.send(json.dumps({"type": "act", "action": action, "index": index}))
+
+
 def play_over_sockets(sockets: dict, rng: Rng, *, reload_at: int | None = None, server=None, users=None,
                       match_id=None, stack: ExitStack | None = None) -> dict:
     """Two scripted clients play random legal actions to the end; returns the final views."""
@@ -146,7 +160,7 @@ def play_over_sockets(sockets: dict, rng: Rng, *, reload_at: int | None = None, 
     while views[0]["status"] != "done":
         actor = views[0]["to_act"][0]
         action = rng.choice(views[actor]["legal"])
-        sockets[actor].send(json.dumps({"type": "act", "action": action, "index": views[actor]["index"]}))
+        send_act(sockets[actor], action, views[actor]["index"])
         for seat, socket in sockets.items():
             views[seat] = receive_view(socket)
         moves += 1
@@ -204,7 +218,7 @@ def test_a_spectator_socket_never_receives_a_card_in_a_hand(asgi_server, players
                 hands |= {card["name"] for card in views[seat]["view"].get("hand", [])}
             actor = views[0]["to_act"][0]
             action = rng.choice(views[actor]["legal"])
-            sockets[actor].send(json.dumps({"type": "act", "action": action, "index": views[actor]["index"]}))
+            send_act(sockets[actor], action, views[actor]["index"])
             for seat, socket in sockets.items():
                 views[seat] = receive_view(socket)
             seen_by_spectator.append(watcher.recv(timeout=TIMEOUT))
@@ -246,7 +260,7 @@ def test_a_player_plays_conquest_against_a_bot_moving_on_the_worker(asgi_server,
             assert time.monotonic() < deadline, "the match did not end"
             if view["legal"] and not waiting_for_mine:
                 action = rng.choice(view["legal"])
-                socket.send(json.dumps({"type": "act", "action": action, "index": view["index"]}))
+                send_act(socket, action, view["index"])
                 waiting_for_mine = True
             # In simultaneous placement the bot's move may arrive before mine is applied.
             try:
