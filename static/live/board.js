@@ -181,8 +181,13 @@ function connect() {
       return;
     }
     if (payload.type !== "view") return;
-    if (current && !payload.opening && payload.index < current.index) return; // a late spectator frame
+    // Views can arrive out of order: my own move's view is sent by this web process while
+    // a bot's next move may be sent sooner by a worker. A late (older) view is dropped;
+    // a view that skips one asks the server for the whole view, whose events rebuild the log.
+    if (current && !payload.opening && payload.index <= current.index) return;
+    const gap = current && !payload.opening && payload.index > current.index + 1;
     draw(payload);
+    if (gap) send({ type: "view" });
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4404) { showError("There is no such live match."); return; }
