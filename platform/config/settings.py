@@ -322,6 +322,7 @@ MATCHES_STREAM_SECONDS = env.float("MATCHES_STREAM_SECONDS", default=0.5)
 LADDER_PROVISIONAL_GAMES = env.int("LADDER_PROVISIONAL_GAMES", default=10)
 LADDER_MAX_IN_FLIGHT = env.int("LADDER_MAX_IN_FLIGHT", default=4)
 LADDER_BEST_OF = env.int("LADDER_BEST_OF", default=1)
+LADDER_CACHE_SECONDS = env.int("LADDER_CACHE_SECONDS", default=5)
 
 # --------------------------------------------------------------------------- security (production)
 

@@ -13,6 +13,7 @@ Reads only, for everyone; errors in the API's one shape (``config.api``).
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -24,10 +25,11 @@ from rest_framework.response import Response
 
 from config.api import ErrorSerializer
 from decks.models import Deck, GameName
+from ladder import conf
 from ladder.models import Pool, Rating, RatingChange
 from ladder.selectors import LeaderboardRows, leaderboard, rank_of, with_ranks
 from ladder.serializers import RankedRatingSerializer, RatingChangeSerializer, RatingSerializer
-from ladder.views import Q_MAX
+from ladder.views import Q_MAX, board_cache_key
 
 
 class _HistoryPage(serializers.Serializer):
@@ -77,11 +79,21 @@ class LeaderboardView(generics.GenericAPIView):
         q = (request.query_params.get("q") or "").strip()
         if len(q) > Q_MAX:
             raise ValidationError({"q": [f"the search is {len(q)} characters long; at most {Q_MAX} are allowed"]})
-        rows = leaderboard(game=game, pool=pool, q=q) if q else LeaderboardRows(game=game, pool=pool)
-        page = self.paginate_queryset(rows)
-        if q:  # pages of LeaderboardRows come ranked
-            page = with_ranks(page, start=None)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        # The same page for everyone: kept LADDER_CACHE_SECONDS in the shared cache. The
+        # host is in the key because the body's next/previous links carry it.
+        seconds = conf.cache_seconds()
+        key = board_cache_key("api", game, pool, q, request.query_params.get("page"),
+                              request.query_params.get("page_size", ""), request.get_host())
+        body = cache.get(key) if seconds else None
+        if body is None:
+            rows = leaderboard(game=game, pool=pool, q=q) if q else LeaderboardRows(game=game, pool=pool)
+            page = self.paginate_queryset(rows)
+            if q:  # pages of LeaderboardRows come ranked
+                page = with_ranks(page, start=None)
+            body = self.get_paginated_response(self.get_serializer(page, many=True).data).data
+            if seconds:
+                cache.set(key, body, seconds)
+        return Response(body)
 
 
 @extend_schema_view(get=extend_schema(

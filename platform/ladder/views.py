@@ -3,15 +3,21 @@ rating panels included in deck and player pages (``templatetags/ladder.py``)."""
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from decks.models import GameName
 from ladder import conf
-from ladder.models import Pool
+from ladder.models import Pool, Rating
 from ladder.selectors import (
     LeaderboardRows,
     ladder_activity,
@@ -19,6 +25,7 @@ from ladder.selectors import (
     pool_counts,
     with_ranks,
 )
+from ladder.templatetags.ladder import form_badges, percent, trend_arrow
 from matches.models import Match
 
 #: Rows per leaderboard page.
@@ -37,29 +44,89 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
     return render(request, "ladder/index.html", {"games": games, "provisional_games": conf.provisional_games()})
 
 
+def board_cache_key(kind: str, game: str, pool: str, q: str, page: object, *extra: object) -> str:
+    """The shared-cache key of one leaderboard page: ``kind`` (the HTML table or the API's
+    rows), game, pool, page number (anything but a whole number is page 1, as the
+    paginators read it) and the search, normalized (trimmed; hashed, so any text makes
+    a valid key)."""
+    try:
+        number = int(str(page))
+    except (TypeError, ValueError):
+        number = 1
+    digest = hashlib.blake2b(q.encode(), digest_size=12).hexdigest() if q else "-"
+    tail = ":".join(str(e) for e in extra)
+    return f"ladder:board:{kind}:{game}:{pool}:{number}:{digest}:{tail}"
+
+
+def board_row(rating: Rating, provisional_games: int) -> dict:
+    """One leaderboard row as the strings the table shows (no lookups left for the template)."""
+    deck = rating.deck if rating.deck_id else None
+    win_rate = rating.win_rate
+    if deck is not None:
+        owner = deck.owner.username
+        name, url = deck.name, deck.get_absolute_url()
+        owner_url = reverse("accounts:profile", args=[owner])
+    else:
+        owner, owner_url = "", ""
+        name = rating.player.username
+        url = reverse("accounts:profile", args=[name])
+    return {
+        "rank": rating.rank, "name": name, "url": url, "owner": owner, "owner_url": owner_url,
+        "on_ladder": bool(deck is not None and deck.ladder),
+        "rating": f"{rating.ordinal:.1f}", "mu": f"{rating.mu:.2f}", "sigma2": f"{rating.sigma:.2f}",
+        "sigma": f"{rating.sigma:.1f}", "provisional": rating.games < provisional_games, "games": rating.games,
+        "win_rate": percent(win_rate), "form": form_badges(rating.form), "trend": trend_arrow(rating.trend),
+    }
+
+
+def _board_table(game: str, pool: str, q: str, page: str | None) -> str:
+    """The leaderboard's table, its count line and its page links, rendered."""
+    paginator = Paginator(leaderboard(game=game, pool=pool, q=q), PER_PAGE) if q else Paginator(
+        LeaderboardRows(game=game, pool=pool), PER_PAGE)
+    page_obj = paginator.get_page(page)
+    rows = page_obj.object_list
+    if q:  # pages of LeaderboardRows come ranked
+        rows = with_ranks(rows, start=None)
+    provisional_games = conf.provisional_games()
+    filters = {"pool": pool if pool != Pool.BOTS else "", "q": q}
+    return render_to_string("ladder/_board_table.html", {
+        "game_title": GameName(game).label,
+        "pool": pool,
+        "q": q,
+        "page_obj": page_obj,
+        "rows": [board_row(r, provisional_games) for r in rows],
+        "query": urlencode({k: v for k, v in filters.items() if v}),
+        "provisional_games": provisional_games,
+    })
+
+
 @require_safe
 def ladder_board(request: HttpRequest, game: str) -> HttpResponse:
-    """``/ladder/<game>/?pool=bots|humans&q=&page=``: the leaderboard, 25 a page."""
+    """``/ladder/<game>/?pool=bots|humans&q=&page=``: the leaderboard, 25 a page.
+
+    The table (with its count and page links) is the same for every visitor: it is
+    kept ``LADDER_CACHE_SECONDS`` in the shared cache (:func:`board_cache_key`)."""
     if game not in GameName.values:
         raise Http404(f"no game '{game}'")
     pool = request.GET.get("pool") or Pool.BOTS
     if pool not in Pool.values:
         pool = Pool.BOTS
     q = request.GET.get("q", "").strip()[:Q_MAX]
-    paginator = Paginator(leaderboard(game=game, pool=pool, q=q), PER_PAGE) if q else Paginator(
-        LeaderboardRows(game=game, pool=pool), PER_PAGE)
-    page_obj = paginator.get_page(request.GET.get("page"))
-    if q:  # pages of LeaderboardRows come ranked
-        page_obj.object_list = with_ranks(page_obj.object_list, start=None)
-    filters = {"pool": pool if pool != Pool.BOTS else "", "q": q}
+    page = request.GET.get("page")
+    seconds = conf.cache_seconds()
+    key = board_cache_key("html", game, pool, q, page)
+    table = cache.get(key) if seconds else None
+    if table is None:
+        table = _board_table(game, pool, q, page)
+        if seconds:
+            cache.set(key, table, seconds)
     return render(request, "ladder/board.html", {
         "game": game,
         "game_title": GameName(game).label,
         "pool": pool,
         "pools": Pool.choices,
         "q": q,
-        "page_obj": page_obj,
-        "query": urlencode({k: v for k, v in filters.items() if v}),
+        "table": mark_safe(table),  # rendered (and escaped) by _board_table
         "provisional_games": conf.provisional_games(),
     })
 

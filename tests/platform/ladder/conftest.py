@@ -24,3 +24,10 @@ def carol(db) -> User:
 @pytest.fixture
 def dave(db) -> User:
     return User.objects.create_user("dave", password="pw-dave-123")
+
+
+@pytest.fixture(autouse=True)
+def fresh_leaderboards(settings):
+    """Leaderboards read fresh in these tests (each test changes ratings and looks again);
+    the cache of leaderboard pages is tested on its own, where it is turned back on."""
+    settings.LADDER_CACHE_SECONDS = 0

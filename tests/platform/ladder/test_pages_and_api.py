@@ -224,3 +224,40 @@ def test_a_result_recorded_after_its_deck_was_archived_stays_off_the_leaderboard
     assert [r["rank"] for r in body["results"]] == [1, 2]
     assert api.get("/api/ladders/tempofront/", {"q": "gone"}).json()["count"] == 0
     assert api.get(f"/api/decks/{b.pk}/rating-history/").json()["rating"]["rank"] is None
+
+
+def test_a_leaderboard_page_is_served_from_the_shared_cache_for_a_few_seconds(alice, bob, api, client, settings):
+    """With LADDER_CACHE_SECONDS on, a page and its API rows stay as they were for that
+    long; another page, pool or search is its own entry; once the entry is gone the
+    new result shows."""
+    from django.core.cache import cache
+
+    from ladder.views import board_cache_key
+
+    settings.LADDER_CACHE_SECONDS = 5
+    keys = [board_cache_key("html", "tempofront", "bots", "", None),
+            board_cache_key("html", "tempofront", "bots", "", "1"),
+            board_cache_key("api", "tempofront", "bots", "", None, "", "testserver")]
+    assert keys[0] == keys[1]  # no page number is page 1
+    cache.delete_many(keys)
+    a, b = make_deck(alice, name="Alpha"), make_deck(bob, index=1, name="Bravo")
+    finish([a, b], [1, 2])
+    first_html = client.get("/ladder/tempofront/").content.decode()
+    first_api = api.get("/api/ladders/tempofront/").json()
+    assert first_html.index("Alpha") < first_html.index("Bravo")
+    assert [r["deck"]["name"] for r in first_api["results"]] == ["Alpha", "Bravo"]
+
+    for _ in range(3):  # Bravo now rates above Alpha
+        finish([a, b], [2, 1])
+    assert client.get("/ladder/tempofront/").content.decode().count("data-rating-row") == 2
+    cached_html = client.get("/ladder/tempofront/").content.decode()
+    assert cached_html.index("Alpha") < cached_html.index("Bravo")
+    assert api.get("/api/ladders/tempofront/").json() == first_api
+    searched = api.get("/api/ladders/tempofront/", {"q": "bravo"}).json()  # its own entry, read now
+    assert searched["results"][0]["rank"] == 1 and searched["results"][0]["games"] == 4
+
+    cache.delete_many(keys)  # what the expiry does after LADDER_CACHE_SECONDS
+    fresh_html = client.get("/ladder/tempofront/").content.decode()
+    assert fresh_html.index("Bravo") < fresh_html.index("Alpha")
+    assert [r["deck"]["name"] for r in api.get("/api/ladders/tempofront/").json()["results"]] == ["Bravo", "Alpha"]
+    cache.delete_many(keys + [board_cache_key("api", "tempofront", "bots", "bravo", None, "", "testserver")])
