@@ -15,13 +15,17 @@ Both drop and recreate the database named in DATABASE_URL (it must be called
   contended. The match page broadcast after commit is switched off (it is not part of
   recording). Checks afterwards that every result moved both ratings and that the
   rebuild reproduces the stored ratings exactly. Prints results per second.
+- ``profile``: as ``record``, in one process: the SQL statements of one result, then
+  ``match_complete`` under cProfile for ``--results`` results.
 - ``leaderboard``: ``--decks`` rated TempoFront decks (1 % of them archived, then
   ``VACUUM ANALYZE``), then a real uvicorn on a free port of 127.0.0.1 in production mode
   (``DJANGO_DEBUG=0``, static files collected, ``--workers`` processes as
   docker-compose.yml runs it, the cache in Redis when ``REDIS_URL`` is set) and
   ``bench/ladder_load.py`` in a second process, bounded in requests and time, against
-  the leaderboard page and its API (first page, a deep page, a search). Prints median
-  and p95 latency per URL. ``--requests 0`` only fills the database; ``--reuse`` only
+  the leaderboard page and its API: first page, a deep page, a search (one URL each,
+  cached after its first request), then random pages over the whole board and random
+  searches for parts of deck names (URLs that mostly miss the cache). Prints median and
+  p95 latency per run. ``--requests 0`` only fills the database; ``--reuse`` only
   loads the one a previous run filled.
 """
 
@@ -35,6 +39,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -119,14 +124,13 @@ def _record_slice(match_ids: list[int], queue) -> None:
     queue.put((len(match_ids), time.perf_counter() - began, spent[0]))
 
 
-def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
+def prepare_record(results: int, decks_count: int) -> list[int]:
+    """A fresh database with ``results`` running ladder matches, each with its one game written."""
     recreate_database()
     setup_django()
     from django import db
     from django.utils import timezone
 
-    from ladder.models import RatingChange
-    from ladder.services import ratings_rebuild
     from matches.models import Match, MatchGame, MatchSeat
 
     decks = make_decks(decks_count, owners=20, versions=True)
@@ -151,6 +155,15 @@ def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
     MatchGame.objects.bulk_create(games, batch_size=5000)
     ids = [m.pk for m in matches]
     db.connections.close_all()
+    return ids
+
+
+
+def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
+    ids = prepare_record(results, decks_count)
+    from ladder.models import RatingChange
+    from ladder.services import ratings_rebuild
+    from matches.models import Match
 
     queue = multiprocessing.get_context("fork").Queue()
     workers = [multiprocessing.get_context("fork").Process(target=_record_slice, args=(ids[i::processes], queue))
@@ -176,6 +189,35 @@ def bench_record(results: int, processes: int, decks_count: int = 200) -> dict:
     }
 
 
+def bench_profile(results: int, decks_count: int = 200) -> dict:
+    """``match_complete`` as ``record`` calls it, in this process: the SQL statements of
+    one result (CaptureQueriesContext), then cProfile over ``results`` results."""
+    import cProfile
+    import io
+    import pstats
+
+    ids = prepare_record(results + 1, decks_count)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from matches import services
+
+    services.match_broadcast = lambda *, match_id: None  # as in record
+    with CaptureQueriesContext(connection) as captured:
+        services.match_complete(match_id=ids[0], worker="bench")
+    profile = cProfile.Profile()
+    began = time.perf_counter()
+    profile.enable()
+    for match_id in ids[1:]:
+        services.match_complete(match_id=match_id, worker="bench")
+    profile.disable()
+    seconds = time.perf_counter() - began
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(30)
+    return {"statements": [q["sql"][:300] for q in captured.captured_queries], "results": results,
+            "ms_per_result_profiled": round(1000 * seconds / results, 2), "profile": out.getvalue()}
+
+
 # --------------------------------------------------------------------------- leaderboard
 
 
@@ -191,7 +233,8 @@ def bench_leaderboard(decks_count: int, requests: int, concurrency: int, max_sec
         import django
 
         django.setup()
-        return {"decks": decks_count, "reused": True, "results": _load(requests, concurrency, max_seconds, workers)}
+        results = _load(requests, concurrency, max_seconds, workers, decks_count)
+        return {"decks": decks_count, "reused": True, "results": results}
     recreate_database()
     setup_django()
     from django.db import connection
@@ -219,10 +262,10 @@ def bench_leaderboard(decks_count: int, requests: int, concurrency: int, max_sec
 
     if not requests:
         return {"decks": decks_count, "filled": True}
-    return {"decks": decks_count, "results": _load(requests, concurrency, max_seconds, workers)}
+    return {"decks": decks_count, "results": _load(requests, concurrency, max_seconds, workers, decks_count)}
 
 
-def _load(requests: int, concurrency: int, max_seconds: float, workers: int) -> list[dict]:
+def _load(requests: int, concurrency: int, max_seconds: float, workers: int, decks_count: int) -> list[dict]:
     port = free_port()
     # Production mode as docker-compose.yml deploys it: DEBUG off (no SQL kept per request),
     # TLS left to the proxy, the cache in Redis (REDIS_URL, if set) shared by the web workers,
@@ -246,23 +289,40 @@ def _load(requests: int, concurrency: int, max_seconds: float, workers: int) -> 
                 break
             except OSError:
                 time.sleep(0.5)
-        paths = [
+        # The hot pages (one URL each, served from the cache after its first request)...
+        runs = [(path, [path]) for path in (
             "/ladder/tempofront/",
             "/ladder/tempofront/?page=2000",
             "/ladder/tempofront/?q=Deck+0420",
             "/api/ladders/tempofront/",
             "/api/ladders/tempofront/?page=2000",
             "/api/ladders/tempofront/?q=Deck+0420",
+        )]
+        # ...and varied URLs, as many visitors ask: random pages over the whole board and
+        # random searches for parts of deck names, so that most requests miss the cache.
+        listed = decks_count - decks_count // 100
+        rng = random.Random(7)
+        terms = [f"{rng.randrange(decks_count):06}"[rng.randrange(3):] for _ in range(2000)]  # 4-6 digits
+        runs += [
+            ("random pages", [f"/ladder/tempofront/?page={rng.randint(1, -(-listed // 25))}" for _ in range(4000)]),
+            ("random searches", [f"/ladder/tempofront/?q=Deck+{t}" for t in terms]),
+            ("API random pages", [f"/api/ladders/tempofront/?page={rng.randint(1, -(-listed // 20))}"
+                                  for _ in range(4000)]),
+            ("API random searches", [f"/api/ladders/tempofront/?q=Deck+{t}" for t in terms]),
         ]
         out = []
-        for path in paths:
-            urllib.request.urlopen(base + path, timeout=30).read()  # warm up
-            load = subprocess.run(
-                [sys.executable, str(ROOT / "bench" / "ladder_load.py"), "--base", base, "--path", path,
-                 "--requests", str(requests), "--concurrency", str(concurrency), "--max-seconds", str(max_seconds)],
-                capture_output=True, text=True, check=True,
-            )
-            out.append(json.loads(load.stdout))
+        with tempfile.TemporaryDirectory() as folder:
+            for label, paths in runs:
+                urllib.request.urlopen(base + paths[0], timeout=30).read()  # warm up
+                paths_file = Path(folder) / "paths.json"
+                paths_file.write_text(json.dumps(paths))
+                load = subprocess.run(
+                    [sys.executable, str(ROOT / "bench" / "ladder_load.py"), "--base", base, "--paths-file",
+                     str(paths_file), "--label", label, "--requests", str(requests), "--concurrency",
+                     str(concurrency), "--max-seconds", str(max_seconds)],
+                    capture_output=True, text=True, check=True,
+                )
+                out.append(json.loads(load.stdout))
     finally:
         server.terminate()
         server.wait(timeout=15)
@@ -275,6 +335,8 @@ def main() -> None:
     record = sub.add_parser("record")
     record.add_argument("--results", type=int, default=10_000)
     record.add_argument("--processes", type=int, default=2)
+    profile = sub.add_parser("profile")
+    profile.add_argument("--results", type=int, default=1000)
     board = sub.add_parser("leaderboard")
     board.add_argument("--decks", type=int, default=100_000)
     board.add_argument("--requests", type=int, default=1000)
@@ -285,6 +347,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "record":
         print(json.dumps(bench_record(args.results, args.processes)))
+    elif args.command == "profile":
+        report = bench_profile(args.results)
+        print(report.pop("profile"))
+        print(json.dumps(report, indent=1))
     else:
         print(json.dumps(bench_leaderboard(args.decks, args.requests, args.concurrency, args.max_seconds,
                                            args.reuse, args.workers), indent=1))

@@ -25,6 +25,7 @@ transaction; enqueues and broadcasts happen only after commit.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import secrets
 import sys
@@ -37,7 +38,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import TextField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from decks.models import DeckVersion
@@ -420,23 +423,65 @@ def match_complete(*, match_id: int, worker: str, games: Sequence[PlayedGame] = 
     hears of it.
     """
     with transaction.atomic():
-        match = _locked_for(match_id, worker)
+        match, written, entries = _locked_with_games(match_id, worker)
         for played in games:
-            if not match.games.filter(number=played.number).exists():
-                _write_game(match, played)
-        _finish(match)
+            if played.number not in written:
+                row = _write_game(match, played)
+                written[row.number] = row.outcome["entry_places"]
+        _finish(match, places=[written[n] for n in sorted(written)], entries=entries)
     return match
 
 
-def _finish(match: Match) -> None:
-    """Mark the (locked) match done from its games; broadcast on commit."""
-    rows = list(match.games.order_by("number"))
-    entries = match.seats.count()
-    result = standing(best_of=match.best_of, entries=entries, games=[g.outcome["entry_places"] for g in rows])
+def _locked_with_games(match_id: int, worker: str) -> tuple[Match, dict[int, list[int]], int | None]:
+    """:func:`_locked_for`, with what finishing the match needs: its written games'
+    places by entry (``{number: entry_places}``) and its seat count.
+
+    On PostgreSQL one statement: the games and the count are subqueries of the locking
+    ``SELECT ... FOR UPDATE``. They are read from the statement's snapshot, taken before
+    it waited for the lock; that is the same as reading them after it, because every
+    write of a match's games is made by the holder of its lease under its row lock, and
+    the caller is that holder (checked on the locked row): nobody else can have added
+    or changed a game meanwhile. Elsewhere (SQLite, one writer at a time) two queries
+    after the lock. The count is None when it is to be read later (no games yet).
+    """
+    if connection.vendor != "postgresql":
+        match = _locked_for(match_id, worker)
+        written = {number: outcome["entry_places"] for number, outcome in
+                   match.games.order_by("number").values_list("number", "outcome")}
+        return match, written, None
+    game, seat = MatchGame._meta.db_table, MatchSeat._meta.db_table
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .annotate(
+            _entries=RawSQL(f"SELECT count(*) FROM {seat} s WHERE s.match_id = {Match._meta.db_table}.id", []),
+            _games=RawSQL(
+                f"SELECT coalesce(json_agg(json_build_array(g.number, g.outcome -> 'entry_places') "
+                f"ORDER BY g.number), '[]'::json)::text FROM {game} g WHERE g.match_id = {Match._meta.db_table}.id",
+                [], output_field=TextField(),
+            ),
+        )
+        .get(pk=match_id)
+    )
+    if match.status != Match.Status.RUNNING or match.lease_owner != worker:
+        raise LeaseLost(f"match {match_id}: {worker} no longer holds the lease (now {match.status}, "
+                        f"held by {match.lease_owner or 'nobody'})")
+    return match, {number: places for number, places in json.loads(match._games)}, match._entries
+
+
+def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int | None = None) -> None:
+    """Mark the (locked) match done from its games; broadcast on commit.
+
+    ``places`` (each game's places by entry, in game order) and ``entries`` (the seat
+    count) are read here unless the caller has them already."""
+    if places is None:
+        places = [g.outcome["entry_places"] for g in match.games.order_by("number")]
+    if entries is None:
+        entries = match.seats.count()
+    result = standing(best_of=match.best_of, entries=entries, games=places)
     now = timezone.now()
     match.status = Match.Status.DONE
     match.finished = now
-    match.progress = len(rows)
+    match.progress = len(places)
     match.winner_seat = result.winner
     match.result = result.to_json()
     match.lease_owner = ""
