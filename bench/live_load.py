@@ -71,6 +71,8 @@ def setup_matches(count: int, run: str) -> list[tuple[int, str, str]]:
     return out
 
 
+#: A view awaited longer than this counts as lost (a stall), and the client asks again.
+STALL_SECONDS = 30.0
 #: Least time between two actions of one socket: the server refuses more than 10 frames a
 #: second per connection (live.consumers.RATE).
 MIN_INTERVAL = 0.105
@@ -85,6 +87,7 @@ class Stats:
         self.error_frames: list[str] = []
         self.failures: list[str] = []
         self.finished = 0
+        self.stalls = 0
         self.measuring = False
 
     def opened(self, n: int = 1) -> None:
@@ -120,7 +123,15 @@ async def play(server: str, match_id: int, cookies: tuple[str, str], stats: Stat
 
         async def next_view(seat: int, after: int) -> dict:
             while True:
-                frame = json.loads(await sockets[seat].recv())
+                try:
+                    text = await asyncio.wait_for(sockets[seat].recv(), STALL_SECONDS)
+                except TimeoutError:
+                    # A view never came (the channel layer dropped it): counted, and the
+                    # client asks for the current view, as the board page does.
+                    stats.stalls += 1
+                    await sockets[seat].send(json.dumps({"type": "view"}))
+                    continue
+                frame = json.loads(text)
                 if frame["type"] == "error":
                     stats.error_frames.append(frame["code"])
                     continue
@@ -208,6 +219,7 @@ async def run(server: str, matches: list[tuple[int, str, str]], seconds: float, 
         "rtt_p99_ms": round(rtts[int(0.99 * (len(rtts) - 1))] * 1000, 1) if rtts else None,
         "rtt_max_ms": round(rtts[-1] * 1000, 1) if rtts else None,
         "matches_finished": stats.finished,
+        "stalls": stats.stalls,
         "error_frames": len(stats.error_frames),
         "failed_matches": len(stats.failures),
         "first_errors": (stats.error_frames + stats.failures)[:5],

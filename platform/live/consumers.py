@@ -80,7 +80,8 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         # have) instead of being lost. The group's messages carry every seat's view; only
         # this socket's own (``self.group``) is ever sent to the client.
         self.match_group = services.group_match(self.match_id)
-        await self.channel_layer.group_add(self.match_group, self.channel_name)
+        async with services.layer_gate():
+            await self.channel_layer.group_add(self.match_group, self.channel_name)
         await self.accept()
         await self.send_json(await self._opening())
 
@@ -109,7 +110,8 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             handle.cancel()
         group = getattr(self, "match_group", None)
         if group:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            async with services.layer_gate():
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     # ------------------------------------------------------------------ frames in
 

@@ -614,10 +614,21 @@ def collect_broadcasts() -> Iterator[list[tuple[str, dict[str, Any]]]]:
         _collecting.messages = previous
 
 
-#: At most this many group sends of one process are in flight at once: the Redis layer's
+#: At most this many channel-layer calls of one process are in flight at once: the Redis layer's
 #: connection pool (redis-py: 100 connections) raises instead of waiting when it runs out.
 BROADCASTS_IN_FLIGHT = 32
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def layer_gate() -> asyncio.Semaphore:
+    """The running loop's bound on channel-layer calls in flight (group sends, and the
+    sockets' group joins and leaves: a thousand sockets closing at once must not ask the
+    Redis pool for a thousand connections)."""
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(BROADCASTS_IN_FLIGHT)
+    return gate
 
 
 async def abroadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -625,10 +636,7 @@ async def abroadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None or not messages:
         return
-    loop = asyncio.get_running_loop()
-    gate = _gates.get(loop)
-    if gate is None:
-        gate = _gates[loop] = asyncio.Semaphore(BROADCASTS_IN_FLIGHT)
+    gate = layer_gate()
     # One group send per match: the views of all its seats and of spectators together.
     by_match: dict[str, dict[str, dict[str, Any]]] = {}
     for group, message in messages:
