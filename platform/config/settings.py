@@ -162,7 +162,11 @@ if REDIS_URL:
                         "socket_keepalive": True,
                         "health_check_interval": 15,
                     }
-                ]
+                ],
+                # Messages to all the sockets of one web process wait in one Redis list;
+                # past ``capacity`` a group send silently drops them (channels_redis's
+                # default is 100: a few hundred live sockets behind one busy process lose views).
+                "capacity": 1000,
             },
         }
     }
