@@ -86,7 +86,8 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
     # A broker namespace of this test's own: the suite's session worker (if another test
     # started it) must not play these matches or run these sweeps.
     run_id = f"{settings.TEST_RUN_ID}-sweep-{uuid.uuid4().hex[:6]}"
-    broker = celery.Celery("periodic-queue-test", broker=settings.CELERY_BROKER_URL)
+    # Not the current app: later tests' `task.delay()` must still go through the suite's broker.
+    broker = celery.Celery("periodic-queue-test", broker=settings.CELERY_BROKER_URL, set_as_current=False)
     broker.conf.update(
         broker_transport_options={**settings.CELERY_BROKER_TRANSPORT_OPTIONS, "global_keyprefix": f"test-{run_id}:"},
         task_queues=celery_app.conf.task_queues, task_default_queue=celery_app.conf.task_default_queue,

@@ -39,7 +39,11 @@ def test_socket_receives_the_broadcast_a_worker_sends_over_the_redis_channel_lay
     with connect(asgi_server.ws_url("/ws/site/"), origin=asgi_server.origin, open_timeout=10) as socket:
         assert receive_json(socket) == {"type": "site.connected"}  # The socket is in the group now.
         heartbeat.delay()
-        event = receive_json(socket, timeout=30)
+        try:
+            event = receive_json(socket, timeout=30)
+        except TimeoutError:
+            pytest.fail(f"no broadcast within 30 s\n--- worker\n{celery_worker_process.log(tail=6000)}"
+                        f"\n--- server\n{asgi_server.log(tail=3000)}")
     assert event["type"] == "site.heartbeat"
     assert event["worker"] == celery_worker_process.hostname
     assert event["beats"] == 1
