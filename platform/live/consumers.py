@@ -128,6 +128,8 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message})
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if self.refused >= ABUSE_LIMIT:
+            return  # closed for abuse: frames already on their way are ignored
         if not self._take_token():
             self.refused += 1
             if self.refused >= ABUSE_LIMIT:
