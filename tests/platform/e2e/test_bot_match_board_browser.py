@@ -15,26 +15,11 @@ PASSWORD = "watching-passphrase-42"
 
 
 @pytest.fixture
-def queued_search_match(transactional_db, monkeypatch):
+def queued_search_match(unsent_match):
     """A queued best-of-3 TempoFront match of two search bots (a few seconds a game), whose
     run_match has not been sent yet."""
-    from django.contrib.auth.models import User
-
-    from decks.services import deck_register
-    from engine import games
-    from matches import services
-
-    owner = User.objects.create_user("boardwatcher", password=PASSWORD)
-    game = games["tempofront"]
-    versions = []
-    for index, deck in enumerate(list(game.starter_decks().values())[:2]):
-        registered = deck_register(owner=owner, game="tempofront", name=f"Search deck {index}",
-                                   decklist=deck.to_text(game.commander_label), pilot="search:fast")
-        versions.append(registered.latest_version)
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
-    match = services.match_challenge(created_by=owner, deck_versions=versions, best_of=3, seed=29)
-    monkeypatch.undo()
-    return match.pk
+    return unsent_match(username="boardwatcher", password=PASSWORD, pilot="search:fast", seed=29,
+                        deck_name="Search deck")
 
 
 @pytest.mark.browser

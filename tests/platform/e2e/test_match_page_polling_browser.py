@@ -12,25 +12,9 @@ PASSWORD = "polling-passphrase-42"
 
 
 @pytest.fixture
-def queued_match(transactional_db, monkeypatch):
+def queued_match(unsent_match):
     """A queued TempoFront match whose run_match has not been sent yet."""
-    from django.contrib.auth.models import User
-
-    from decks.services import deck_register
-    from engine import games
-    from matches import services
-
-    owner = User.objects.create_user("watcher", password=PASSWORD)
-    game = games["tempofront"]
-    versions = []
-    for index, deck in enumerate(list(game.starter_decks().values())[:2]):
-        registered = deck_register(owner=owner, game="tempofront", name=f"Deck {index}",
-                                   decklist=deck.to_text(game.commander_label), pilot="greedy")
-        versions.append(registered.latest_version)
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
-    match = services.match_challenge(created_by=owner, deck_versions=versions, best_of=3, seed=17)
-    monkeypatch.undo()
-    return match.pk
+    return unsent_match(username="watcher", password=PASSWORD, pilot="greedy", seed=17)
 
 
 @pytest.mark.browser
