@@ -28,6 +28,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -110,11 +111,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.django_db(transaction=True))
 
 
+FLUSH_LOCK_TIMEOUT = "20s"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """A transactional test empties the tables after itself (``flush``). A server or worker
     of the run may still be finishing a request of that test (a socket's last frames, a
     tick): PostgreSQL can then pick the flush's TRUNCATE as a deadlock victim. That is
-    the other process's lock, not a fault of the test, so the flush is tried again."""
+    the other process's lock, not a fault of the test, so the flush is tried again.
+
+    A TRUNCATE waits for every open transaction on its tables, and PostgreSQL detects no
+    deadlock when the holder is not itself waiting for a lock (a session idle in a
+    transaction whose process waits for something else). Such a wait would last forever,
+    so on PostgreSQL the flush waits at most ``FLUSH_LOCK_TIMEOUT`` for its locks; then the
+    sessions blocking it (the run's own servers and workers: only test databases are
+    flushed) are reported as a warning, with their last statement, and ended, and the
+    flush is tried again."""
     from django.test import TransactionTestCase
 
     original = TransactionTestCase._fixture_teardown
@@ -124,15 +136,78 @@ def pytest_configure(config: pytest.Config) -> None:
     def fixture_teardown(self, attempts: int = 5):
         for attempt in range(1, attempts + 1):
             try:
-                return original(self)
+                with flush_lock_timeout(self.databases):
+                    return original(self)
             except Exception as exc:
                 text = f"{exc} {exc.__cause__ or ''}"
-                if "deadlock detected" not in text or attempt == attempts:
+                if attempt == attempts:
+                    raise
+                if "lock timeout" in text:
+                    end_flush_blockers(self.databases)
+                elif "deadlock detected" not in text:
                     raise
                 time.sleep(0.5 * attempt)
 
     fixture_teardown.retries_deadlocks = True
     TransactionTestCase._fixture_teardown = fixture_teardown
+
+
+@contextmanager
+def flush_lock_timeout(databases) -> Iterator[None]:
+    from django.db import connections
+
+    postgres = [connections[alias] for alias in databases if connections[alias].vendor == "postgresql"]
+    for connection in postgres:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = '{FLUSH_LOCK_TIMEOUT}'")
+    try:
+        yield
+    finally:
+        for connection in postgres:
+            if connection.connection is not None and not connection.needs_rollback:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET lock_timeout = 0")
+
+
+def end_flush_blockers(databases) -> None:
+    """Report and end the sessions on this test database that hold locks on its tables."""
+    import warnings
+
+    from django.db import connections
+
+    for alias in databases:
+        connection = connections[alias]
+        if connection.vendor != "postgresql" or not is_test_database(connection.settings_dict):
+            continue
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, state, now() - xact_start, application_name, left(query, 300) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND xact_start < now() - interval '10 seconds'"
+            )
+            blockers = cursor.fetchall()
+            for pid, *_ in blockers:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        if blockers:
+            warnings.warn(
+                "flush waited over " + FLUSH_LOCK_TIMEOUT + " for sessions in a transaction; ended them: "
+                + "; ".join(f"pid {pid} {state} for {age}: {query!r}" for pid, state, age, _, query in blockers),
+                stacklevel=1,
+            )
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layers() -> Iterator[None]:
+    """Each test gets new channel layer instances. Channels keeps one layer object per
+    process, and a test that speaks ASGI in this process runs it in an event loop of its
+    own (``async_to_sync``), closed at the end. The Redis layer keeps receive state (its
+    receive lock, per-channel buffers and clean-up locks, its connection pools) from the
+    loop it last received in; a later test's loop then inherited a half-finished
+    receive, and closing that loop waited forever for a task that could not end."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -131,7 +131,10 @@ def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued):
 @pytest.mark.django_db(transaction=True)
 def test_socket_of_an_unknown_match_is_closed(db):
     async def scenario():
-        return await Socket("/ws/matches/999999/").connect()
+        socket = Socket("/ws/matches/999999/")
+        message = await socket.connect()
+        await socket.close()
+        return message
 
     message = async_to_sync(scenario)()
     assert message["type"] == "websocket.close" and message["code"] == 4404
