@@ -15,6 +15,14 @@ from matches.services import match_broadcast, match_challenge
 from matches.tasks import run_match
 
 
+@pytest.fixture
+def in_memory_layer(settings):
+    """These tests speak ASGI to the consumer inside this process: the in-memory layer
+    carries the broadcasts, whatever REDIS_URL says (the Redis layer between real
+    processes is tested in tests/platform/test_redis_sockets.py)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
 class Socket:
     """A WebSocket client speaking ASGI directly to the site's application, in this process."""
 
@@ -101,7 +109,7 @@ def test_match_page_and_replay_page_of_a_played_match(client, alice, bob, enqueu
 
 
 @pytest.mark.django_db(transaction=True)
-def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued):
+def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued, in_memory_layer):
     """The consumer in this process with the in-memory layer: first the match as it is,
     then each ``match.update`` a service broadcasts after commit."""
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
@@ -129,7 +137,7 @@ def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_socket_of_an_unknown_match_is_closed(db):
+def test_socket_of_an_unknown_match_is_closed(db, in_memory_layer):
     async def scenario():
         socket = Socket("/ws/matches/999999/")
         message = await socket.connect()
