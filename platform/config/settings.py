@@ -134,16 +134,6 @@ else:
     # are off unless asked for; health checks make a reused connection safe when they are on.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # Parameters bound by the server rather than quoted into the SQL text, so that psycopg
-    # prepares a statement once a connection has run it ``DATABASE_PREPARE_THRESHOLD``
-    # times: PostgreSQL then skips parsing and planning it. A worker recording results and
-    # a web process serving live moves run the same few statements over and over
-    # (bench/RESULTS.md measures both). Off with DATABASE_SERVER_SIDE_BINDING=0, which a
-    # connection pooler in transaction mode (PgBouncer) needs.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=env.bool("DATABASE_SERVER_SIDE_BINDING", default=True),
-        prepare_threshold=env.int("DATABASE_PREPARE_THRESHOLD", default=5),
-    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -41,6 +41,7 @@ from ladder import conf
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange, TickLock
 from matches.models import Match, MatchSeat
+from web.sql import prepared
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +194,7 @@ def _seat_rows(match: Match, pool: str) -> tuple[list[SeatRow], bool, set[tuple]
         f"LEFT JOIN {rating} r ON r.pool = %s AND r.game = %s AND {key} "
         f"WHERE s.match_id = %s ORDER BY s.seat"
     )
-    with connection.cursor() as cursor:
+    with prepared() as cursor:
         cursor.execute(sql, [match.pk, pool, match.game, match.pk])
         found = cursor.fetchall()
     rows = [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in found]
@@ -227,7 +228,7 @@ def _lock_ratings(pool: str, game: str, people: Sequence[Participant], existing:
     )
     if not connection.features.has_select_for_update:  # SQLite: the write lock is the database's own
         sql = sql.removesuffix(" FOR UPDATE")
-    with connection.cursor() as cursor:
+    with prepared() as cursor:
         cursor.execute(sql, [pool, game, *wanted])
         rows = cursor.fetchall()
     if len(rows) < len(keys):
@@ -313,7 +314,7 @@ def _write(ids: Sequence[int], standings: Sequence[Standing], match_id: int, cha
             f"losses, form, recent, last_played) WHERE r.id = v.id) "
             f"INSERT INTO {change} ({', '.join(change_columns)}) VALUES {inserts} RETURNING id"
         )
-        with connection.cursor() as cursor:
+        with prepared() as cursor:
             cursor.execute(sql, rating_params + change_params)
             return [r[0] for r in cursor.fetchall()]
     # Other databases (SQLite for make run): one UPDATE per rating, then the changes.

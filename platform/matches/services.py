@@ -24,6 +24,7 @@ transaction; enqueues and broadcasts happen only after commit.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import logging
@@ -39,8 +40,6 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import TextField
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from decks.models import DeckVersion
@@ -49,6 +48,7 @@ from engine.core import DeckError, Outcome, Replay
 from matches import conf, fairness, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
+from web.sql import prepared
 
 logger = logging.getLogger(__name__)
 
@@ -436,36 +436,59 @@ def _locked_with_games(match_id: int, worker: str) -> tuple[Match, dict[int, lis
     """:func:`_locked_for`, with what finishing the match needs: its written games'
     places by entry (``{number: entry_places}``) and its seat count.
 
-    On PostgreSQL one statement: the games and the count are subqueries of the locking
-    ``SELECT ... FOR UPDATE``. They are read from the statement's snapshot, taken before
-    it waited for the lock; that is the same as reading them after it, because every
-    write of a match's games is made by the holder of its lease under its row lock, and
-    the caller is that holder (checked on the locked row): nobody else can have added
-    or changed a game meanwhile. Elsewhere (SQLite, one writer at a time) two queries
-    after the lock. The count is None when it is to be read later (no games yet).
+    On PostgreSQL one prepared statement (:mod:`web.sql`): the games and the count are
+    subqueries of the locking ``SELECT ... FOR UPDATE``. They are read from the
+    statement's snapshot, taken before it waited for the lock; that is the same as
+    reading them after it, because every write of a match's games is made by the holder
+    of its lease under its row lock, and the caller is that holder (checked on the locked
+    row): nobody else can have added or changed a game meanwhile. Elsewhere (SQLite, one
+    writer at a time) two queries after the lock. The count is None when it is to be
+    read later (no games yet).
     """
     if connection.vendor != "postgresql":
         match = _locked_for(match_id, worker)
         written = {number: outcome["entry_places"] for number, outcome in
                    match.games.order_by("number").values_list("number", "outcome")}
         return match, written, None
-    game, seat = MatchGame._meta.db_table, MatchSeat._meta.db_table
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .annotate(
-            _entries=RawSQL(f"SELECT count(*) FROM {seat} s WHERE s.match_id = {Match._meta.db_table}.id", []),
-            _games=RawSQL(
-                f"SELECT coalesce(json_agg(json_build_array(g.number, g.outcome -> 'entry_places') "
-                f"ORDER BY g.number), '[]'::json)::text FROM {game} g WHERE g.match_id = {Match._meta.db_table}.id",
-                [], output_field=TextField(),
-            ),
-        )
-        .get(pk=match_id)
-    )
+    sql, fields, converters = _lock_statement()
+    with prepared() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Match.DoesNotExist(f"there is no match {match_id}")
+    values = list(row[:len(fields)])
+    for index, field_converters in converters:
+        for convert in field_converters:
+            values[index] = convert(values[index], fields[index], connection)
+    match = Match.from_db(connection.alias, [f.target.attname for f in fields], values)
     if match.status != Match.Status.RUNNING or match.lease_owner != worker:
         raise LeaseLost(f"match {match_id}: {worker} no longer holds the lease (now {match.status}, "
                         f"held by {match.lease_owner or 'nobody'})")
-    return match, {number: places for number, places in json.loads(match._games)}, match._entries
+    entries, games = row[len(fields)], row[len(fields) + 1]
+    return match, {number: places for number, places in json.loads(games)}, entries
+
+
+@functools.cache
+def _lock_statement() -> tuple[str, list, list[tuple[int, list]]]:
+    """The SQL of :func:`_locked_with_games` on PostgreSQL, the match's columns and, by
+    column index, the converters Django applies to them when it reads a row (JSON)."""
+    quote = connection.ops.quote_name
+    table, seat, game = Match._meta.db_table, MatchSeat._meta.db_table, MatchGame._meta.db_table
+    fields = [f.get_col(table) for f in Match._meta.concrete_fields]
+    columns = ", ".join(f"m.{quote(col.target.column)}" for col in fields)
+    sql = (
+        f"SELECT {columns}, "
+        f"(SELECT count(*) FROM {seat} s WHERE s.match_id = m.id), "
+        f"(SELECT coalesce(json_agg(json_build_array(g.number, g.outcome -> 'entry_places') ORDER BY g.number), "
+        f"'[]'::json)::text FROM {game} g WHERE g.match_id = m.id) "
+        f"FROM {table} m WHERE m.id = %s FOR UPDATE"
+    )
+    converters = []
+    for index, col in enumerate(fields):
+        found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        if found:
+            converters.append((index, found))
+    return sql, fields, converters
 
 
 def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int | None = None) -> None:
@@ -487,8 +510,16 @@ def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int
     match.lease_owner = ""
     match.lease_expires = None
     match.error = ""
-    match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
-                              "lease_expires", "error"])
+    if connection.vendor == "postgresql":  # the same UPDATE as save(update_fields=...), prepared
+        with prepared() as cursor:
+            cursor.execute(
+                f"UPDATE {Match._meta.db_table} SET status = %s, finished = %s, progress = %s, winner_seat = %s, "
+                "result = %s::jsonb, lease_owner = %s, lease_expires = NULL, error = %s WHERE id = %s",
+                [match.status, now, match.progress, match.winner_seat, json.dumps(match.result), "", "", match.pk],
+            )
+    else:
+        match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
+                                  "lease_expires", "error"])
     signals.match_finished.send(sender=Match, match=match)
     match_id = match.pk
     transaction.on_commit(lambda: match_broadcast(match_id=match_id))
