@@ -119,7 +119,16 @@ class LeaderboardRows:
             raise TypeError("LeaderboardRows is read a page (a slice from an offset to a stop) at a time")
         start = key.start or 0
         listed = _listed(self.game, self.pool).values_list("id", "ordinal")
-        found = list(listed[max(start - 1, 0):key.stop])
+        first = max(start - 1, 0)
+        if start > self._count // 2:
+            # A page in the lower half is read from the bottom of the index (the same index
+            # walked backwards), so no page walks more than half the board to its offset.
+            # Its positions then come from the length, which is a few seconds old on a long
+            # board (leaderboard_count): a deck that joined meanwhile can shift them by one.
+            bottom = _listed(self.game, self.pool).order_by("ordinal", "-id").values_list("id", "ordinal")
+            found = list(reversed(bottom[max(self._count - key.stop, 0):self._count - first]))
+        else:
+            found = list(listed[first:key.stop])
         before, page = (found[0], found[1:]) if start else (None, found)
         if not page:
             return []
@@ -150,8 +159,12 @@ def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> lis
     if not ordinals:
         return []
     asked = sorted({o for o in ordinals if o is not None})
-    if connection.vendor == "postgresql" and len(asked) > 1 and len(asked) == len(set(ordinals)):
-        return _counts_above_by_bucket(game, pool, ordinals, asked)
+    if connection.vendor == "postgresql" and asked and len(asked) == len(set(ordinals)):
+        middle = _middle(game, pool)
+        if middle is not None and asked[-1] < middle[1]:
+            return _counts_above_from_the_bottom(game, pool, ordinals, asked, middle[0])
+        if len(asked) > 1:
+            return _counts_above_by_bucket(game, pool, ordinals, asked)
     rows = _listed(game, pool).order_by()
     if len(asked) == len(ordinals):
         rows = rows.filter(ordinal__gt=asked[0])
@@ -180,6 +193,48 @@ def _counts_above_by_bucket(game: str, pool: str, ordinals: Sequence[float], ask
         total += buckets.get(index, 0)
         above[ordinal] = total
     return [above[o] for o in ordinals]
+
+
+def _middle(game: str, pool: str) -> tuple[int, float] | None:
+    """On a long leaderboard (``COUNT_CACHE_FROM`` ratings or more): its length and the
+    ordinal halfway down, both a few seconds old (``COUNT_CACHE_SECONDS``); else None."""
+    total = leaderboard_count(game=game, pool=pool)
+    if total < COUNT_CACHE_FROM:
+        return None
+    key = f"ladder:middle:{game}:{pool}"
+    cached = cache.get(key)
+    if cached is not None and cached[0] == total:
+        return cached
+    found = _listed(game, pool).values_list("ordinal", flat=True)[total // 2:total // 2 + 1]
+    if not found:
+        return None
+    middle = (total, found[0])
+    cache.set(key, middle, COUNT_CACHE_SECONDS)
+    return middle
+
+
+def _counts_above_from_the_bottom(game: str, pool: str, ordinals: Sequence[float | None], asked: list[float],
+                                  total: int) -> list[int]:
+    """``_counts_above`` when every asked ordinal is in the lower half of a long board: the
+    ratings at or below each are counted from the bottom of the index up to the highest
+    asked (``width_bucket`` as in :func:`_counts_above_by_bucket`, mirrored), and the
+    count above is the board's length less those. The length is the cached one
+    (:func:`leaderboard_count`), so a rating that joined in the last few seconds can
+    shift such a rank by one, as it shifts the pages."""
+    thresholds = [-o for o in asked[::-1]]  # ascending: a rating y = -ordinal is at or below asked o when y >= -o
+    sql = (
+        f"SELECT width_bucket(-ordinal, %s::float8[]), count(*) FROM {Rating._meta.db_table} "
+        f"WHERE game = %s AND pool = %s AND listed AND ordinal <= %s GROUP BY 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [thresholds, game, pool, asked[-1]])
+        buckets = dict(cursor.fetchall())
+    # width_bucket counts the thresholds <= y: y >= thresholds[m - 1] exactly when its bucket is >= m.
+    at_or_below, running = {}, 0
+    for m in range(len(thresholds), 0, -1):
+        running += buckets.get(m, 0)
+        at_or_below[-thresholds[m - 1]] = running
+    return [total if o is None else max(total - at_or_below[o], 0) for o in ordinals]
 
 
 def _count_above(game: str, pool: str, ordinal: float | None = None) -> int:

@@ -5,7 +5,7 @@ trend arrows. Deck and player templates include ``ladder/_deck_rating.html`` or
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from ladder import conf
@@ -24,16 +24,18 @@ def percent(value: float | None) -> str:
     return "—" if value is None else f"{value * 100:.0f}%"
 
 
+#: Each result letter's badge, rendered once (a leaderboard page shows 25 rows of up to ten).
+_BADGES = {c: format_html('<span class="form-badge form-{}" title="{}">{}</span>', c, title, c)
+           for c, title in FORM_TITLES.items()}
+
+
 @register.simple_tag
 def form_badges(form: str) -> str:
     if not form:
         return mark_safe('<span class="muted">—</span>')
-    return format_html(
-        '<span class="form-badges" aria-label="Recent results, oldest first: {}">{}</span>',
-        ", ".join(FORM_TITLES[c] for c in form),
-        format_html_join("", '<span class="form-badge form-{}" title="{}">{}</span>',
-                         ((c, FORM_TITLES[c], c) for c in form)),
-    )
+    titles = ", ".join(FORM_TITLES[c] for c in form)  # a letter other than W, D, L is a KeyError
+    return mark_safe(f'<span class="form-badges" aria-label="Recent results, oldest first: {escape(titles)}">'
+                     f'{"".join(_BADGES[c] for c in form)}</span>')
 
 
 @register.simple_tag

@@ -191,7 +191,24 @@ def test_an_archived_deck_leaves_the_leaderboard_and_the_ranks_close_up(rated, a
     assert api.get(f"/api/decks/{deck.pk}/rating-history/").json()["rating"]["rank"] is None
 
 
-def test_every_page_size_gives_the_same_ranks_as_the_whole_board_and_a_search_too(alice, bob, api):
+@pytest.fixture(params=["short board", "long board"])
+def board_length(request, monkeypatch):
+    """A long board (``COUNT_CACHE_FROM`` ratings or more) reads the pages of its lower half
+    from the bottom of the index and counts the ranks of lower ratings from the bottom up,
+    with its cached length: both must give exactly the ranks of a short board."""
+    from django.core.cache import cache
+
+    from ladder import selectors
+
+    keys = [f"ladder:{kind}:tempofront:bots" for kind in ("count", "middle")]
+    cache.delete_many(keys)
+    if request.param == "long board":
+        monkeypatch.setattr(selectors, "COUNT_CACHE_FROM", 2)
+    yield request.param
+    cache.delete_many(keys)
+
+
+def test_every_page_size_gives_the_same_ranks_as_the_whole_board_and_a_search_too(alice, bob, api, board_length):
     decks = [make_deck(alice if i % 2 else bob, index=i, name=f"Deck {i:02}") for i in range(6)]
     finish([decks[0], decks[1]], [1, 2])
     finish([decks[2], decks[3]], [1, 2])  # the same result as the first: two runs of equal ratings
@@ -209,6 +226,12 @@ def test_every_page_size_gives_the_same_ranks_as_the_whole_board_and_a_search_to
         assert seen == [(r["deck"]["id"], r["rank"]) for r in whole], size
     searched = api.get("/api/ladders/tempofront/", {"q": "deck 0"}).json()["results"]
     assert len(searched) == 6 and {r["deck"]["id"]: r["rank"] for r in searched} == ranks
+    for deck in decks:  # one row a search, from the top and from the bottom of the board
+        found = api.get("/api/ladders/tempofront/", {"q": deck.name}).json()["results"]
+        assert [(r["deck"]["id"], r["rank"]) for r in found] == [(deck.pk, ranks[deck.pk])]
+    bottom = sorted(whole, key=lambda r: r["rank"])[-2:]  # the two lowest, as one search
+    found = api.get("/api/ladders/tempofront/", {"q": "deck 0"}).json()["results"]
+    assert [(r["deck"]["id"], r["rank"]) for r in found][-2:] == [(r["deck"]["id"], r["rank"]) for r in bottom]
 
 
 def test_a_result_recorded_after_its_deck_was_archived_stays_off_the_leaderboard(alice, bob, api):
