@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+import bisect
 import concurrent.futures
 import logging
+import time
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -159,12 +162,13 @@ def _counts_above(game: str, pool: str, ordinals: Sequence[float | None]) -> lis
     if not ordinals:
         return []
     asked = sorted({o for o in ordinals if o is not None})
-    if connection.vendor == "postgresql" and asked and len(asked) == len(set(ordinals)):
-        middle = _middle(game, pool)
-        if middle is not None and asked[-1] < middle[1]:
-            return _counts_above_from_the_bottom(game, pool, ordinals, asked, middle[0])
-        if len(asked) > 1:
-            return _counts_above_by_bucket(game, pool, ordinals, asked)
+    if asked and len(asked) == len(set(ordinals)):
+        board = _board_ordinals(game, pool)
+        if board is not None:
+            # The ratings above each ordinal, as of the snapshot: -ordinal ascends along it.
+            return [bisect.bisect_left(board, -o) for o in ordinals]
+    if connection.vendor == "postgresql" and len(asked) > 1 and len(asked) == len(set(ordinals)):
+        return _counts_above_by_bucket(game, pool, ordinals, asked)
     rows = _listed(game, pool).order_by()
     if len(asked) == len(ordinals):
         rows = rows.filter(ordinal__gt=asked[0])
@@ -195,46 +199,35 @@ def _counts_above_by_bucket(game: str, pool: str, ordinals: Sequence[float], ask
     return [above[o] for o in ordinals]
 
 
-def _middle(game: str, pool: str) -> tuple[int, float] | None:
-    """On a long leaderboard (``COUNT_CACHE_FROM`` ratings or more): its length and the
-    ordinal halfway down, both a few seconds old (``COUNT_CACHE_SECONDS``); else None."""
-    total = leaderboard_count(game=game, pool=pool)
-    if total < COUNT_CACHE_FROM:
-        return None
-    key = f"ladder:middle:{game}:{pool}"
-    cached = cache.get(key)
-    if cached is not None and cached[0] == total:
-        return cached
-    found = _listed(game, pool).values_list("ordinal", flat=True)[total // 2:total // 2 + 1]
-    if not found:
-        return None
-    middle = (total, found[0])
-    cache.set(key, middle, COUNT_CACHE_SECONDS)
-    return middle
+#: Per process, for each long leaderboard: when its ordinals were read, and the ordinals
+#: (negated, so ascending) of every listed rating in leaderboard order.
+_SNAPSHOTS: dict[tuple[str, str], tuple[float, array]] = {}
 
 
-def _counts_above_from_the_bottom(game: str, pool: str, ordinals: Sequence[float | None], asked: list[float],
-                                  total: int) -> list[int]:
-    """``_counts_above`` when every asked ordinal is in the lower half of a long board: the
-    ratings at or below each are counted from the bottom of the index up to the highest
-    asked (``width_bucket`` as in :func:`_counts_above_by_bucket`, mirrored), and the
-    count above is the board's length less those. The length is the cached one
-    (:func:`leaderboard_count`), so a rating that joined in the last few seconds can
-    shift such a rank by one, as it shifts the pages."""
-    thresholds = [-o for o in asked[::-1]]  # ascending: a rating y = -ordinal is at or below asked o when y >= -o
-    sql = (
-        f"SELECT width_bucket(-ordinal, %s::float8[]), count(*) FROM {Rating._meta.db_table} "
-        f"WHERE game = %s AND pool = %s AND listed AND ordinal <= %s GROUP BY 1"
-    )
+def _board_ordinals(game: str, pool: str) -> array | None:
+    """On a long leaderboard (``COUNT_CACHE_FROM`` ratings or more): every listed rating's
+    ordinal, negated (ascending), read at most every ``COUNT_CACHE_SECONDS`` by each
+    process; else None.
+
+    A rank is then a binary search instead of a count down the index to the rating: the
+    ranks of a search's rows or of a deck's page cost nothing however low the ratings
+    are (a search whose rows spread over a board of 100,000 counted 40 ms of index
+    entries). They are the ranks of a few seconds ago, like the length and the cached
+    pages; one read of the ordinals costs about what one such count did.
+    """
+    if leaderboard_count(game=game, pool=pool) < COUNT_CACHE_FROM:
+        return None
+    now = time.monotonic()
+    found = _SNAPSHOTS.get((game, pool))
+    if found is not None and now - found[0] < COUNT_CACHE_SECONDS:
+        return found[1]
+    sql = (f"SELECT -ordinal FROM {Rating._meta.db_table} WHERE game = %s AND pool = %s AND listed "
+           f"ORDER BY ordinal DESC, id")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [thresholds, game, pool, asked[-1]])
-        buckets = dict(cursor.fetchall())
-    # width_bucket counts the thresholds <= y: y >= thresholds[m - 1] exactly when its bucket is >= m.
-    at_or_below, running = {}, 0
-    for m in range(len(thresholds), 0, -1):
-        running += buckets.get(m, 0)
-        at_or_below[-thresholds[m - 1]] = running
-    return [total if o is None else max(total - at_or_below[o], 0) for o in ordinals]
+        cursor.execute(sql, [game, pool])
+        board = array("d", (row[0] for row in cursor.fetchall()))
+    _SNAPSHOTS[(game, pool)] = (now, board)
+    return board
 
 
 def _count_above(game: str, pool: str, ordinal: float | None = None) -> int:

@@ -194,18 +194,20 @@ def test_an_archived_deck_leaves_the_leaderboard_and_the_ranks_close_up(rated, a
 @pytest.fixture(params=["short board", "long board"])
 def board_length(request, monkeypatch):
     """A long board (``COUNT_CACHE_FROM`` ratings or more) reads the pages of its lower half
-    from the bottom of the index and counts the ranks of lower ratings from the bottom up,
-    with its cached length: both must give exactly the ranks of a short board."""
+    from the bottom of the index, with its cached length, and ranks a search's rows from a
+    snapshot of its ordinals: both must give exactly the ranks of a short board (nothing
+    changes between the reads here)."""
     from django.core.cache import cache
 
     from ladder import selectors
 
-    keys = [f"ladder:{kind}:tempofront:bots" for kind in ("count", "middle")]
-    cache.delete_many(keys)
+    cache.delete("ladder:count:tempofront:bots")
+    selectors._SNAPSHOTS.clear()
     if request.param == "long board":
         monkeypatch.setattr(selectors, "COUNT_CACHE_FROM", 2)
     yield request.param
-    cache.delete_many(keys)
+    cache.delete("ladder:count:tempofront:bots")
+    selectors._SNAPSHOTS.clear()
 
 
 def test_every_page_size_gives_the_same_ranks_as_the_whole_board_and_a_search_too(alice, bob, api, board_length):
