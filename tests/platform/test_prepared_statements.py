@@ -4,6 +4,8 @@ always planned with its pattern; while queries are logged, statements are logged
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -20,8 +22,13 @@ def prepared_statements() -> list[str]:
 
 
 def needs_postgres():
-    if connection.vendor != "postgresql":
-        pytest.skip("prepared statements are PostgreSQL's (CI runs this on PostgreSQL)")
+    """Prepared statements are PostgreSQL's: elsewhere skipped, but never under
+    REQUIRE_SERVICES=1 (CI), where the suite must run on PostgreSQL."""
+    if connection.vendor == "postgresql":
+        return
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail("REQUIRE_SERVICES=1 and the test database is not PostgreSQL (set DATABASE_URL)", pytrace=False)
+    pytest.skip("prepared statements are PostgreSQL's; set DATABASE_URL=postgres://... to run this")
 
 
 def test_a_statement_run_through_prepared_is_prepared_once_and_answers_each_time():
