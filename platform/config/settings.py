@@ -83,7 +83,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "web.middleware.SiteNotFoundMiddleware",
 ]
+# DEBUG still answers a missing page with the site's 404 page; DJANGO_DEBUG_404=1 shows Django's URL list instead.
+DEBUG_TECHNICAL_404 = env.bool("DJANGO_DEBUG_404", default=False)
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

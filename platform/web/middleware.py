@@ -1,13 +1,16 @@
-"""Middleware of the site: WhiteNoise adapted to ASGI, and the refusal of NUL bytes in addresses."""
+"""Middleware of the site: WhiteNoise adapted to ASGI, the refusal of NUL bytes in addresses,
+and the site's own 404 page with DEBUG on."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponseBase
+from django.urls import Resolver404, resolve
 from whitenoise.middleware import WhiteNoiseFileResponse
 from whitenoise.middleware import WhiteNoiseMiddleware as BaseWhiteNoiseMiddleware
 
@@ -62,3 +65,44 @@ class RefuseNulMiddleware:
                 return bad_request(request, BadRequest(
                     f"The query parameter '{key.replace(chr(0), '')}' contains a NUL character (%00)."))
         return self.get_response(request)
+
+
+class SiteNotFoundMiddleware:
+    """With DEBUG on, a missing page is still the site's own 404 page (web/errors.py).
+
+    Django answers every ``Http404`` with its technical page whenever DEBUG is on: the
+    list of every URL pattern of the site, shown to anyone who mistypes an address on a
+    ``make run``. Here the site's page answers instead, unless ``DEBUG_TECHNICAL_404``
+    (``DJANGO_DEBUG_404=1``) asks for the technical one. With DEBUG off Django already
+    calls ``handler404``, and this does nothing.
+
+    An unmatched address fails in the resolver, before any view and outside
+    ``process_exception``, and Django turns that into the technical page deeper in the
+    stack than any middleware sees: so the path is resolved here first (with DEBUG on
+    only). A view's ``Http404`` comes through ``process_exception``. Placed after
+    ``CommonMiddleware``, whose ``APPEND_SLASH`` redirect still applies to this 404.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    @staticmethod
+    def _replaces_debug_page() -> bool:
+        return settings.DEBUG and not getattr(settings, "DEBUG_TECHNICAL_404", False)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if self._replaces_debug_page():
+            from web.errors import not_found
+
+            try:
+                resolve(request.path_info, urlconf=getattr(request, "urlconf", None))
+            except Resolver404 as exc:
+                return not_found(request, exc)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponseBase | None:
+        if isinstance(exception, Http404) and self._replaces_debug_page():
+            from web.errors import not_found
+
+            return not_found(request, exception)
+        return None
