@@ -176,11 +176,14 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     BROKER_DIR = VAR_DIR / "broker"
-    for _sub in ("queue", "control"):
+    for _sub in ("queue", "control", "staging", "claimed", "rejected"):
         (BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://localhost//"
-    # One folder in and out: web, worker and beat on this machine share it, and every
-    # queue (default and matches) lives in it, told apart by the file names.
+    # kombu's filesystem transport with atomic writes and claims (web/broker.py): the stock
+    # one lets a worker read a message file before it is written, and the worker dies.
+    CELERY_BROKER_TRANSPORT = "web.broker:Transport"
+    # One folder in and out: web, workers and beat on this machine share it, and every
+    # queue lives in it, told apart by the file names.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
