@@ -624,8 +624,16 @@ class Game:
     def starter_decks(self) -> dict[str, Decklist]:
         raise NotImplementedError
 
-    def validate_deck(self, decklist: Decklist) -> list[str]:
-        """Every problem with a decklist whose names are canonical, in words."""
+    def validate_deck(self, decklist: Decklist, params: Mapping[str, JSON] | None = None) -> list[str]:
+        """Every problem with a decklist whose names are canonical, in words, under the
+        rules ``params`` make; an empty list: the deck may play them.
+
+        ``params`` are a match's rules parameters as ``check_params`` takes them (names
+        left out keep their defaults); None is the game's defaults. The deck-shaping
+        parameters (the deck's size, copies of a card) are read from them, and a problem
+        that only a non-default value causes names that parameter, so that a player knows
+        it is the event's rule, not the game's. Raises ``ValueError`` (as ``check_params``)
+        for bad parameters. Cheap: no game is set up."""
         raise NotImplementedError
 
     def parse_deck(self, text: str, *, name: str = "") -> Decklist:

@@ -55,7 +55,7 @@ class ConquestGame(Game):
             raise ValueError(f"the seed must be an integer, not {seed!r}")
         problems = []
         for seat, deck in enumerate(decks):
-            problems += [f"seat {seat} ({deck.name or 'deck'}): {p}" for p in self.validate_deck(deck, rules)]
+            problems += [f"seat {seat} ({deck.name or 'deck'}): {p}" for p in self.validate_deck(deck, params)]
         if problems:
             raise DeckError(problems)
         cards = [[BY_NAME[name].index for name, n in deck.cards for _ in range(n)] for deck in decks]
@@ -86,9 +86,12 @@ class ConquestGame(Game):
             self._starters = starters
         return dict(self._starters)
 
-    def validate_deck(self, decklist: Decklist, params: Params | None = None) -> list[str]:
-        """C1: one Celestial plus exactly 40 cards, at most 3 copies of a card; every problem."""
-        rules = params or Params()
+    def validate_deck(self, decklist: Decklist, params: Mapping[str, Any] | None = None) -> list[str]:
+        """C1 under the rules ``params`` make (None: the defaults): one Celestial plus exactly
+        ``deck_size`` cards (40), at most ``max_copies`` (3) of a card; every problem, a
+        non-default value named where it causes one. Raises ``ValueError`` naming a bad
+        parameter (see ``Game.validate_deck``)."""
+        rules = self.make_params(params)
         problems: list[str] = []
         if not decklist.commander:
             problems.append("no Celestial: a deck names exactly one (a line 'Celestial: Name')")
@@ -106,15 +109,27 @@ class ConquestGame(Game):
             if card.type == "celestial":
                 problems.append(f"{name} is a Celestial: it goes on the 'Celestial:' line, not among the cards")
             if count > rules.max_copies:
-                problems.append(f"{count} copies of {name}; at most {rules.max_copies} allowed")
+                problems.append(f"{count} copies of {name}; {_rule(rules, 'max_copies')}at most {rules.max_copies} "
+                                f"allowed{_default(rules, 'max_copies')}")
         if decklist.size != rules.deck_size:
-            problems.append(f"{decklist.size} card{'' if decklist.size == 1 else 's'}; "
-                            f"a deck has exactly {rules.deck_size} (plus its Celestial)")
+            problems.append(f"{decklist.size} card{'' if decklist.size == 1 else 's'}; {_rule(rules, 'deck_size')}"
+                            f"a deck has exactly {rules.deck_size} (plus its Celestial){_default(rules, 'deck_size')}")
         return problems
 
     def parse_deck_text(self, text: str, *, name: str = "") -> Decklist:
         """Parse without resolving or validating (for tests that build bad decks)."""
         return parse_decklist(text, self.commander_label, name=name)
+
+
+def _rule(rules: Params, name: str) -> str:
+    """``"deck_size is 20 here, so "`` when ``name`` differs from its default, else ``""``:
+    a deck refused by an event's own rule says which rule, not just the number."""
+    value = getattr(rules, name)
+    return "" if value == SPECS[name].default else f"{name} is {value} here, so "
+
+
+def _default(rules: Params, name: str) -> str:
+    return "" if getattr(rules, name) == SPECS[name].default else f" (the game's default is {SPECS[name].default})"
 
 
 __all__ = ["ConquestGame", "DeckError"]

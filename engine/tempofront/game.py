@@ -17,7 +17,10 @@ DECK_DIR = Path(__file__).parent / "decks"
 
 
 def deck_problems(decklist: Decklist, params: Params | None = None) -> list[str]:
-    """T1: every problem of a decklist with canonical names, in words (empty: legal)."""
+    """T1: every problem of a decklist with canonical names under the rules ``params``
+    (None: the defaults), in words (empty: legal). The deck-shaping parameters are
+    ``deck_size`` and ``max_copies``; a problem that only a non-default value of one
+    causes names it (:func:`_rule`)."""
     prm = params or make_params()
     problems: list[str] = []
     leader = decklist.commander
@@ -36,11 +39,24 @@ def deck_problems(decklist: Decklist, params: Params | None = None) -> list[str]
         if card.type == LEADER:
             problems.append(f"{name} is a Leader: it goes on the 'Leader:' line, not among the {prm.deck_size} cards")
         if count > prm.max_copies:
-            problems.append(f"{count} copies of {name}; at most {prm.max_copies} allowed")
+            problems.append(f"{count} copies of {name}; {_rule(prm, 'max_copies')}at most {prm.max_copies} allowed"
+                            f"{_default(prm, 'max_copies')}")
     size = decklist.size
     if size != prm.deck_size:
-        problems.append(f"{size} card{'s' if size != 1 else ''}; a deck has exactly {prm.deck_size}")
+        problems.append(f"{size} card{'s' if size != 1 else ''}; {_rule(prm, 'deck_size')}a deck has exactly "
+                        f"{prm.deck_size}{_default(prm, 'deck_size')}")
     return problems
+
+
+def _rule(prm: Params, name: str) -> str:
+    """``"deck_size is 20 here, so "`` when ``name`` differs from its default, else ``""``:
+    a deck refused by an event's own rule says which rule, not just the number."""
+    value = getattr(prm, name)
+    return "" if value == SPECS[name].default else f"{name} is {value} here, so "
+
+
+def _default(prm: Params, name: str) -> str:
+    return "" if getattr(prm, name) == SPECS[name].default else f" (the game's default is {SPECS[name].default})"
 
 
 def _deck_name(path: Path) -> str:
@@ -100,8 +116,10 @@ class TempoFrontGame(Game):
     def starter_decks(self) -> dict[str, Decklist]:
         return dict(_starter_decks())
 
-    def validate_deck(self, decklist: Decklist) -> list[str]:
-        return deck_problems(decklist)
+    def validate_deck(self, decklist: Decklist, params: Mapping[str, Any] | None = None) -> list[str]:
+        """T1 under the rules ``params`` make (None: the defaults): see ``Game.validate_deck``.
+        Raises ``ValueError`` naming a bad parameter."""
+        return deck_problems(decklist, make_params(params))
 
 
 @lru_cache(maxsize=1)

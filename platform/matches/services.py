@@ -25,11 +25,9 @@ transaction; enqueues and broadcasts happen only after commit.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import logging
 import secrets
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -44,7 +42,7 @@ from django.utils import timezone
 
 from decks.models import DeckVersion
 from engine import games as engine_games
-from engine.core import DeckError, Outcome, Replay
+from engine.core import Outcome, Replay
 from matches import conf, fairness, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
@@ -165,7 +163,7 @@ def _validated(versions: list[DeckVersion], *, best_of: int, params: Mapping[str
     if seed is None:
         seed = secrets.randbits(53)  # exact as a JavaScript number
     if engine_game is not None and "decks" not in errors and "params" not in errors:
-        _check_with_engine(engine_game, versions, clean_params, seed, errors)
+        _check_with_engine(engine_game, versions, clean_params, errors)
     if errors:
         raise ValidationError(errors)
     return game_names[0], clean_params, seed
@@ -233,44 +231,39 @@ def match_record_live_game(*, match_id: int, replay: Replay, seat_order: Sequenc
     return match
 
 
-def _check_with_engine(engine_game, versions: Sequence[DeckVersion], params: dict[str, Any], seed: int,
+def _check_with_engine(engine_game, versions: Sequence[DeckVersion], params: dict[str, Any],
                        errors: dict[str, list[str]]) -> None:
     """Check the parameters (``Game.check_params``: declared types and bounds) and every
-    deck (``Game.validate_deck``) with the engine's own bounded checks; no game is set up.
-
-    An engine without ``check_params`` still has its parameters checked by setting up a
-    game, as before it had one.
-    """
-    check_params = getattr(engine_game, "check_params", None)
-    if check_params is None:
-        try:
-            engine_game.new_match([v.to_engine() for v in versions], seed, params)
-        except DeckError as exc:
-            errors.setdefault("decks", []).extend(exc.problems)
-        except ValueError as exc:
-            errors.setdefault("params", []).append(str(exc))
-        return
+    deck under them (:func:`match_deck_problems`) with the engine's own bounded checks; no
+    game is set up."""
     try:
-        full = check_params(params)
+        engine_game.check_params(params)
     except ValueError as exc:
         errors.setdefault("params", []).append(str(exc))
         return
-    rules = _deck_rules(engine_game, full)
-    for version in versions:
-        decklist = version.to_engine()
-        problems = engine_game.validate_deck(decklist) if rules is None else engine_game.validate_deck(decklist, rules)
-        for problem in problems:
-            errors.setdefault("decks", []).append(f"deck '{version.deck.name}': {problem}")
+    problems = match_deck_problems(deck_versions=versions, params=params)
+    if problems:
+        errors.setdefault("decks", []).extend(problems)
 
 
-def _deck_rules(engine_game, params: dict[str, Any]) -> Any:
-    """What the game's ``validate_deck`` takes as its rules for ``params`` (Conquest's deck
-    size and copies are parameters: its ``Params`` object), or None when it takes none."""
-    if "params" not in inspect.signature(engine_game.validate_deck).parameters:
-        return None
-    params_class = getattr(sys.modules[type(engine_game).__module__], "Params", None)
-    from_json = getattr(params_class, "from_json", None)
-    return from_json(params) if from_json is not None else params
+def match_deck_problems(*, deck_versions: Sequence[DeckVersion], params: Mapping[str, Any] | None) -> list[str]:
+    """Every problem of each deck of ``deck_versions`` under the rules that ``params`` make
+    (a match's or an event's own parameters; None: the game's defaults), each naming its
+    deck ("deck 'Iron Tide': 30 cards; deck_size is 20 here, so a deck has exactly 20 ...").
+    Empty: every deck may play a match with these parameters, so the worker's ``new_match``
+    will not refuse it.
+
+    The one place where the platform checks decks against parameters: challenges, live
+    matches, queues and tournament entries all call it before anything is written.
+    Raises ``ValueError`` naming a parameter the engine refuses. Writes nothing; no game
+    is set up.
+    """
+    problems: list[str] = []
+    for version in deck_versions:
+        engine_game = engine_games[version.deck.game]
+        for problem in engine_game.validate_deck(version.to_engine(), params):
+            problems.append(f"deck '{version.deck.name}': {problem}")
+    return problems
 
 
 class TooManyOpenChallenges(Exception):

@@ -129,7 +129,7 @@ def test_a_deck_with_bad_lines_and_unknown_names_reports_both_at_once():
         def card_names(self):
             return ["Ashen Drake", "Vess"]
 
-        def validate_deck(self, decklist):
+        def validate_deck(self, decklist, params=None):
             return [] if decklist.size == 3 else [f"{decklist.size} cards; a deck has exactly 3"]
 
     with pytest.raises(DeckError) as info:

@@ -247,7 +247,7 @@ class Lanterns(Game):
         high = Decklist(None, tuple((f"Lantern {v}", 1) for v in range(1, 10)), name="High")
         return {"Low": low, "High": high}
 
-    def validate_deck(self, decklist: Decklist) -> list[str]:
+    def validate_deck(self, decklist: Decklist, params: Mapping[str, Any] | None = None) -> list[str]:
         return []
 
 
