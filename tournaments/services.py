@@ -39,7 +39,7 @@ from decks.models import Deck
 from engine import games as engine_games
 from engine.core import Rng, seed_from
 from matches.models import Match
-from matches.services import RESERVED_PARAMS, match_challenge
+from matches.services import RESERVED_PARAMS, match_challenge, match_deck_problems
 from tournaments import conf, plan
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
@@ -196,11 +196,24 @@ def tournament_update(*, tournament_id: int, by, **values: Any) -> Tournament:
         clean = _validate_settings(current)
         if clean["game"] != tournament.game and tournament.entries.exists():
             raise ValidationError({"game": ["players have entered decks of this game: the game cannot change"]})
+        if clean["params"] != tournament.params:
+            _check_entries_fit(tournament, clean["params"])
         for name, value in clean.items():
             setattr(tournament, name, value)
         tournament.save()
         _broadcast_on_commit(tournament.pk)
     return tournament
+
+
+def _check_entries_fit(tournament: Tournament, params: Mapping[str, Any]) -> None:
+    """Raise ``ValidationError`` (``params``) naming every entered deck that the rules
+    ``params`` would refuse: new rules may not strand decks already in the event. Dropped
+    entries never play again and are not checked. The caller holds the tournament's lock."""
+    versions = [e.deck_version for e in tournament.entries.filter(dropped=False)
+                .select_related("deck_version", "deck_version__deck").order_by("pk")]
+    problems = match_deck_problems(deck_versions=versions, params=params)
+    if problems:
+        raise ValidationError({"params": [f"entered decks do not fit these parameters: {p}" for p in problems]})
 
 
 def tournament_publish(*, tournament_id: int, by) -> Tournament:
@@ -251,6 +264,11 @@ def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime 
         version = deck.latest_version
         if version is None:
             raise ValidationError({"deck": [f"deck '{deck.name}' has no version to enter"]})
+        # Checked under the row lock that tournament_update takes to change the rules: an
+        # entry fits the rules its matches will be played with.
+        problems = match_deck_problems(deck_versions=[version], params=tournament.params)
+        if problems:
+            raise ValidationError({"deck": problems})
         if tournament.entries.filter(player=player).exists():
             raise Conflict("You have already entered this event: drop your entry first to enter another deck.")
         late = tournament.state in (Tournament.State.RUNNING, Tournament.State.PAUSED)
