@@ -209,15 +209,23 @@ def match_create_live(
 
 
 def match_record_live_game(*, match_id: int, replay: Replay, seat_order: Sequence[int],
-                           bot_errors: Sequence[Mapping[str, Any]] = ()) -> Match:
+                           bot_errors: Sequence[Mapping[str, Any]] = (), outcome: Outcome | None = None) -> Match:
     """Write the one game of live match ``match_id`` (its replay, which must be finished)
     and the match's result in one transaction, under the match's row lock; the match is
     then done (``match_finished`` is sent inside the transaction; the page hears of it on
     commit). A match already done is returned as it is. Raises ``ValueError`` for a match
     that is not a running live match or a replay without an outcome.
+
+    ``outcome`` is the game's result when the live app ranks it otherwise than the engine
+    did (a seat that ran out of time ranks last): the game's places, the match's result
+    and so the ratings follow it, while the replay keeps the engine's own outcome, so it
+    still verifies. It must place the same seats as the replay. Default: the replay's.
     """
     if replay.outcome is None:
         raise ValueError(f"live match {match_id}: the replay has no outcome; the game is not over")
+    if outcome is not None and len(outcome.places) != len(replay.outcome.places):
+        raise ValueError(f"live match {match_id}: the outcome places {len(outcome.places)} seats, the replay "
+                         f"{len(replay.outcome.places)}")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status == Match.Status.DONE:
@@ -225,7 +233,7 @@ def match_record_live_game(*, match_id: int, replay: Replay, seat_order: Sequenc
         if match.kind != Match.Kind.LIVE or match.status != Match.Status.RUNNING:
             raise ValueError(f"match {match_id} is not a running live match ({match.kind}, {match.status})")
         if not match.games.filter(number=1).exists():
-            _write_game(match, PlayedGame(number=1, seat_order=list(seat_order), outcome=replay.outcome,
+            _write_game(match, PlayedGame(number=1, seat_order=list(seat_order), outcome=outcome or replay.outcome,
                                           replay=replay, bot_errors=[dict(e) for e in bot_errors]))
         _finish(match)
     return match
