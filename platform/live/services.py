@@ -18,6 +18,7 @@ seat's remaining decisions are taken by the random bot instead and it ranks last
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import secrets
 import threading
@@ -46,7 +47,9 @@ from engine.runner import Observation
 from live import conf, engine_state
 from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
+from matches import signals
 from matches.models import Match, MatchSeat
+from matches.scoring import standing
 
 logger = logging.getLogger(__name__)
 
@@ -145,6 +148,17 @@ def live_create(
     clean_params = dict(params or {})
     if seed is None:
         seed = secrets.randbits(53)
+    if not errors:
+        # Every seat's deck against the match's own parameters, each problem naming its
+        # deck and the parameter, before a game is set up or a row written.
+        try:
+            problems = match_services.match_deck_problems(deck_versions=[s.deck_version for s in specs],
+                                                          params=clean_params)
+        except ValueError as exc:
+            errors.setdefault("params", []).append(str(exc))
+        else:
+            if problems:
+                errors.setdefault("seats", []).extend(problems)
     if not errors:
         try:
             from matches.tasks import game_seed
@@ -425,11 +439,7 @@ def remaining_ms(row: LiveSeat, now: datetime) -> int:
 
 def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
     """The engine's outcome with seats that ran out of time (and were played by the random
-    bot since) ranked last, the earliest time-out lowest; the others keep their order.
-
-    With a time-out, ``engine_places`` keeps the engine's places and ``timed_out`` lists
-    the late seats, earliest first (also in ``detail``, so that the game's stored outcome
-    says why its places differ from its replay's)."""
+    bot since) ranked last, the earliest time-out lowest; the others keep their order."""
     out = outcome.to_json()
     timed_out = sorted((r for r in rows if r.timed_out_at is not None), key=lambda r: (r.timed_out_at, r.seat))
     if not timed_out:
@@ -444,18 +454,17 @@ def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
             places[s] = rank + 1
     for offset, row in enumerate(reversed(timed_out)):
         places[row.seat] = len(others) + offset + 1
-    ranked = Outcome(places=tuple(places), scores=outcome.scores, reason=outcome.reason,
-                     detail={**outcome.detail, "timed_out": [r.seat for r in timed_out],
-                             "engine_places": list(outcome.places)})
-    return {**ranked.to_json(), "engine_places": list(outcome.places), "timed_out": [r.seat for r in timed_out]}
+    out["engine_places"] = out["places"]
+    out["places"] = places
+    out["timed_out"] = [r.seat for r in timed_out]
+    firsts = [s for s, p in enumerate(places) if p == 1]
+    out["winner"] = firsts[0] if len(firsts) == 1 else None
+    out["ranking"] = sorted(range(len(places)), key=lambda s: (places[s], s))
+    return out
 
 
 def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
-    """Record the end on the locked ``live`` and its match: outcome, replay, result.
-
-    The match's game, result and ratings (through ``match_finished``) follow the final
-    outcome (:func:`final_outcome`: seats out of time rank last), while the replay keeps
-    the engine's own outcome, so that it still verifies."""
+    """Record the end on the locked ``live`` and its match: outcome, replay, result."""
     live.status = LiveMatch.Status.DONE
     live.finished = now
     live.next_deadline = None
@@ -465,9 +474,31 @@ def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
     live.outcome = final
     replay = engine_state.replay_of(live, state.outcome)
     live.replay = replay.to_json()
-    ranked = Outcome.from_json(final) if final.get("timed_out") else None
-    match_services.match_record_live_game(match_id=live.match_id, replay=replay,
-                                          seat_order=list(range(len(rows))), outcome=ranked)
+    record = getattr(match_services, "match_record_live_game", None)
+    if record is not None:
+        extra: dict[str, Any] = {}
+        if final.get("timed_out") and "outcome" in inspect.signature(record).parameters:
+            # Seats that ran out of time rank last: the game's result is the final outcome,
+            # while the replay keeps the engine's own (so that it still verifies).
+            extra["outcome"] = Outcome(places=tuple(final["places"]), scores=tuple(final["scores"]),
+                                       reason=final["reason"], detail={**final["detail"],
+                                                                       "timed_out": final["timed_out"]})
+        record(match_id=live.match_id, replay=replay, seat_order=list(range(len(rows))), **extra)
+        return
+    # Until then the match row is finished here, as matches/services.py finishes one: under
+    # its row lock, and match_finished sent in the same transaction (the ladder rates it there).
+    result = standing(best_of=1, entries=len(rows), games=[final["places"]])
+    match = Match.objects.select_for_update().get(pk=live.match_id)
+    match.status = Match.Status.DONE
+    match.finished = now
+    match.progress = 1
+    match.winner_seat = result.winner
+    match.result = result.to_json()
+    match.lease_owner = ""
+    match.lease_expires = None
+    match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
+                              "lease_expires"])
+    signals.match_finished.send(sender=Match, match=match)
 
 
 # --------------------------------------------------------------------------- clocks
@@ -678,6 +709,15 @@ def _own_deck(user, deck_version: DeckVersion, field: str = "deck") -> None:
         raise ValidationError({field: [f"deck '{deck_version.deck.name}' was deleted"]})
 
 
+def _check_fits(deck_version: DeckVersion) -> None:
+    """Refuse, before anything is written or paired, a deck that the live match it asks
+    for would refuse. Queues, challenges and bot games take no parameters: their matches
+    are played under the game's defaults (``params`` None)."""
+    problems = match_services.match_deck_problems(deck_versions=[deck_version], params=None)
+    if problems:
+        raise ValidationError({"deck": problems})
+
+
 def _check_seats(game: str, seats: Any) -> int:
     if game == "tempofront":
         allowed = (2,)
@@ -696,6 +736,7 @@ def live_queue_join(*, user, deck_version: DeckVersion, seats: int = 2, now: dat
     players of similar rating wait. A player waits in one queue at a time: joining again
     replaces the earlier entry. Locks the queue's row."""
     _own_deck(user, deck_version)
+    _check_fits(deck_version)
     game = deck_version.deck.game
     seats = _check_seats(game, seats)
     now = now or timezone.now()
@@ -770,6 +811,7 @@ def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVe
     """Invite a named player to a two-seat live match with the challenger's deck; the
     invitation expires after ``LIVE_CHALLENGE_SECONDS``."""
     _own_deck(challenger, deck_version)
+    _check_fits(deck_version)
     User = get_user_model()
     target = User.objects.filter(username__iexact=str(challenged_username or "").strip()).first()
     if target is None:
@@ -809,6 +851,7 @@ def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version
             _own_deck(user, deck_version)
             if deck_version.deck.game != challenge.game:
                 raise ValidationError({"deck": [f"the challenge is for {engine_games[challenge.game].title}"]})
+            _check_fits(deck_version)
             live = live_create(seats=[SeatSpec(deck_version=challenge.deck_version, user=challenge.challenger),
                                       SeatSpec(deck_version=deck_version, user=user)],
                                created_by=challenge.challenger)
@@ -829,6 +872,7 @@ def live_play_bot(*, user, deck_version: DeckVersion, bot: str, seats: int = 2,
     """Start a live match of ``user`` (seat 0) against ``seats - 1`` bots ``bot`` (a spec
     such as ``greedy`` or ``search:fast``) playing the game's starter decks."""
     _own_deck(user, deck_version)
+    _check_fits(deck_version)
     game = deck_version.deck.game
     seats = _check_seats(game, seats)
     try:
