@@ -18,7 +18,6 @@ seat's remaining decisions are taken by the random bot instead and it ranks last
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import secrets
 import threading
@@ -47,9 +46,7 @@ from engine.runner import Observation
 from live import conf, engine_state
 from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
-from matches import signals
 from matches.models import Match, MatchSeat
-from matches.scoring import standing
 
 logger = logging.getLogger(__name__)
 
@@ -439,7 +436,11 @@ def remaining_ms(row: LiveSeat, now: datetime) -> int:
 
 def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
     """The engine's outcome with seats that ran out of time (and were played by the random
-    bot since) ranked last, the earliest time-out lowest; the others keep their order."""
+    bot since) ranked last, the earliest time-out lowest; the others keep their order.
+
+    With a time-out, ``engine_places`` keeps the engine's places and ``timed_out`` lists
+    the late seats, earliest first (also in ``detail``, so that the game's stored outcome
+    says why its places differ from its replay's)."""
     out = outcome.to_json()
     timed_out = sorted((r for r in rows if r.timed_out_at is not None), key=lambda r: (r.timed_out_at, r.seat))
     if not timed_out:
@@ -454,17 +455,18 @@ def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
             places[s] = rank + 1
     for offset, row in enumerate(reversed(timed_out)):
         places[row.seat] = len(others) + offset + 1
-    out["engine_places"] = out["places"]
-    out["places"] = places
-    out["timed_out"] = [r.seat for r in timed_out]
-    firsts = [s for s, p in enumerate(places) if p == 1]
-    out["winner"] = firsts[0] if len(firsts) == 1 else None
-    out["ranking"] = sorted(range(len(places)), key=lambda s: (places[s], s))
-    return out
+    ranked = Outcome(places=tuple(places), scores=outcome.scores, reason=outcome.reason,
+                     detail={**outcome.detail, "timed_out": [r.seat for r in timed_out],
+                             "engine_places": list(outcome.places)})
+    return {**ranked.to_json(), "engine_places": list(outcome.places), "timed_out": [r.seat for r in timed_out]}
 
 
 def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
-    """Record the end on the locked ``live`` and its match: outcome, replay, result."""
+    """Record the end on the locked ``live`` and its match: outcome, replay, result.
+
+    The match's game, result and ratings (through ``match_finished``) follow the final
+    outcome (:func:`final_outcome`: seats out of time rank last), while the replay keeps
+    the engine's own outcome, so that it still verifies."""
     live.status = LiveMatch.Status.DONE
     live.finished = now
     live.next_deadline = None
@@ -474,31 +476,9 @@ def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
     live.outcome = final
     replay = engine_state.replay_of(live, state.outcome)
     live.replay = replay.to_json()
-    record = getattr(match_services, "match_record_live_game", None)
-    if record is not None:
-        extra: dict[str, Any] = {}
-        if final.get("timed_out") and "outcome" in inspect.signature(record).parameters:
-            # Seats that ran out of time rank last: the game's result is the final outcome,
-            # while the replay keeps the engine's own (so that it still verifies).
-            extra["outcome"] = Outcome(places=tuple(final["places"]), scores=tuple(final["scores"]),
-                                       reason=final["reason"], detail={**final["detail"],
-                                                                       "timed_out": final["timed_out"]})
-        record(match_id=live.match_id, replay=replay, seat_order=list(range(len(rows))), **extra)
-        return
-    # Until then the match row is finished here, as matches/services.py finishes one: under
-    # its row lock, and match_finished sent in the same transaction (the ladder rates it there).
-    result = standing(best_of=1, entries=len(rows), games=[final["places"]])
-    match = Match.objects.select_for_update().get(pk=live.match_id)
-    match.status = Match.Status.DONE
-    match.finished = now
-    match.progress = 1
-    match.winner_seat = result.winner
-    match.result = result.to_json()
-    match.lease_owner = ""
-    match.lease_expires = None
-    match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
-                              "lease_expires"])
-    signals.match_finished.send(sender=Match, match=match)
+    ranked = Outcome.from_json(final) if final.get("timed_out") else None
+    match_services.match_record_live_game(match_id=live.match_id, replay=replay,
+                                          seat_order=list(range(len(rows))), outcome=ranked)
 
 
 # --------------------------------------------------------------------------- clocks
