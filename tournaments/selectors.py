@@ -130,8 +130,12 @@ def _placings(tournament: Tournament) -> dict[int, int]:
 
 
 def bracket_view(*, tournament: Tournament) -> dict[str, Any] | None:
-    """The bracket's drawing plan (``formats.Bracket.layout``) with entry labels and each
-    played match's link, or None when the event has no bracket (yet)."""
+    """The bracket's drawing plan (``formats.Bracket.layout``) with entry labels, each
+    played match's link and score (games won per slot, ``score`` as "2–1" in slot order),
+    or None when the event has no bracket (yet).
+
+    A bracket reset that turned out not to be needed (the winners-bracket player won the
+    grand final) is left out of ``sections``; one not decided yet is titled "if needed"."""
     bracket = plan.bracket_of(tournament)
     if bracket is None:
         return None
@@ -142,26 +146,47 @@ def bracket_view(*, tournament: Tournament) -> dict[str, Any] | None:
     sections: dict[str, list[dict[str, Any]]] = {}
     for rnd in layout.get("rounds", []):
         for match in rnd.get("matches", []):
+            pairing = pairings.get(match["key"])
+            result = (pairing.result or {}) if pairing is not None and match.get("played") else {}
+            walkover = bool(result.get("walkover"))
+            wins = {} if walkover or pairing is None else dict(zip(pairing.entries, result.get("game_wins") or [],
+                                                                   strict=False))
             players_ = list(match.get("players", []))
             sources = list(match.get("sources", [])) + [""] * len(players_)
             match["slots"] = [
                 {"label": names.get(p) if p is not None else None, "source": sources[i],
                  "winner": p is not None and p == match.get("winner"),
-                 "loser": p is not None and p == match.get("loser")}
+                 "loser": p is not None and p == match.get("loser"),
+                 "score": wins.get(p) if p is not None else None}
                 for i, p in enumerate(players_)
             ]
-            pairing = pairings.get(match["key"])
+            scores = [slot["score"] for slot in match["slots"]]
+            match["score"] = "–".join(str(x) for x in scores) if scores and None not in scores else ""
+            match["walkover"] = walkover
             match["match_url"] = (reverse("matches:detail", args=[pairing.match_id])
                                   if pairing is not None and pairing.match_id else None)
             match["status"] = pairing.status if pairing is not None else ""
+        if rnd.get("bracket") == "GF-reset":
+            if all(m.get("skipped") for m in rnd["matches"]):
+                continue
+            if not any(m.get("players") and None not in m["players"] for m in rnd["matches"]):
+                rnd["title"] = "Bracket reset (if needed)"
         bracket_name = {"W": "Winners bracket", "L": "Losers bracket", "GF": "Grand final",
-                        "3rd": "Third place"}.get(rnd.get("bracket", "W"), "Bracket")
+                        "GF-reset": "Grand final", "3rd": "Third place"}.get(rnd.get("bracket", "W"), "Bracket")
         if layout.get("kind") == "single" and rnd.get("bracket") == "W":
             bracket_name = "Bracket"
         sections.setdefault(bracket_name, []).append(rnd)
     layout["sections"] = [{"title": title, "rounds": rounds} for title, rounds in sections.items()]
     layout["champion_label"] = names.get(layout.get("champion")) if layout.get("champion") else None
     return layout
+
+
+def round_list(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Every paired round, first to last: number, stage, whether it is finished, and the
+    address of its page."""
+    return [{"number": r.number, "stage": r.get_stage_display(), "finished": r.finished is not None,
+             "url": reverse("tournaments:round", args=[tournament.pk, r.number])}
+            for r in tournament.round_set.order_by("number")]
 
 
 def pairing_rows(*, tournament: Tournament, number: int | None = None) -> list[dict[str, Any]]:

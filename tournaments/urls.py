@@ -11,6 +11,8 @@ page_patterns = [
     path("new/", views.new, name="new"),
     path("<int:tournament_id>/", views.detail, name="detail"),
     path("<int:tournament_id>/live/", views.live, name="live"),
+    path("<int:tournament_id>/parts/", views.parts, name="parts"),
+    path("<int:tournament_id>/rounds/<int:number>/", views.round_detail, name="round"),
     path("<int:tournament_id>/edit/", views.edit, name="edit"),
     path("<int:tournament_id>/action/", views.action, name="action"),
 ]

@@ -1,5 +1,6 @@
 """Pages of the tournaments app: the list, the organiser's form, an event page with its
-live section, and the POST actions (enter, drop, start, pause, resume, cancel, re-run)."""
+live section and the parts that change with its state, one page per round, and the POST
+actions (enter, drop, start, pause, resume, cancel, re-run)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from tournaments.selectors import (
     entry_list,
     failed_pairings,
     pairing_rows,
+    round_list,
     standings_rows,
     tiebreak_list,
     tournament_get,
@@ -131,7 +133,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
     current = pairing_rows(tournament=tournament)
-    rounds = list(tournament.round_set.order_by("number"))
+    rounds = round_list(tournament=tournament)
     return {
         "tournament": tournament,
         "progress": tournament_progress(tournament=tournament),
@@ -146,25 +148,32 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
     }
 
 
-@require_safe
-def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """An event: settings, entries, the current round, standings, the bracket; live."""
-    tournament = _visible(request, tournament_id)
+def _page_context(request: HttpRequest, tournament: Tournament) -> dict:
+    """What the parts of the event page outside its live section show: settings, the
+    organiser's tools, entries and the forms to enter or drop (none once it is over)."""
     entries = entry_list(tournament=tournament)
     mine = next((e for e in entries if request.user.is_authenticated and e.player_id == request.user.pk), None)
     enter_form = None
     if request.user.is_authenticated and mine is None and not tournament.is_over:
         enter_form = EnterForm(user=request.user, game=tournament.game)
-    context = _live_context(request, tournament)
-    context.update({
+    return {
+        "tournament": tournament,
         "entries": entries,
         "mine": mine,
         "enter_form": enter_form,
         "cancel_form": CancelForm(),
+        "can_manage": can_manage_tournament(request.user, tournament),
         "show_decklists": can_see_decklists(request.user, tournament),
-        "live": live_updates_enabled(),
-        "now": timezone.now(),
-    })
+    }
+
+
+@require_safe
+def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """An event: settings, entries, the current round, standings, the bracket; live."""
+    tournament = _visible(request, tournament_id)
+    context = _live_context(request, tournament)
+    context.update(_page_context(request, tournament))
+    context.update({"live": live_updates_enabled(), "now": timezone.now()})
     return render(request, "tournaments/detail.html", context)
 
 
@@ -173,6 +182,36 @@ def live(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The live section of the event page alone (what the page swaps in on each update)."""
     tournament = _visible(request, tournament_id)
     return render(request, "tournaments/_live.html", _live_context(request, tournament))
+
+
+@require_safe
+def parts(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The parts of the event page that change with its state (notice, settings, organiser
+    tools, entries), each marked ``data-state-part``: the page swaps them in when the state
+    changes, so that a finished event no longer offers Drop, Enter or a countdown."""
+    tournament = _visible(request, tournament_id)
+    return render(request, "tournaments/_parts.html", _page_context(request, tournament))
+
+
+@require_safe
+def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """One round of an event: its pairings with their matches and results (the page of
+    what ``/api/tournaments/<id>/rounds/<n>/`` returns as JSON)."""
+    tournament = _visible(request, tournament_id)
+    rnd = tournament.round_set.filter(number=number).first()
+    if rnd is None:
+        raise Http404(f"Tournament {tournament.pk} has no round {number}.")
+    pairings = pairing_rows(tournament=tournament, number=number)
+    done = sum(1 for p in pairings if p["status"] == "done")
+    return render(request, "tournaments/round.html", {
+        "tournament": tournament,
+        "round": rnd,
+        "rounds": round_list(tournament=tournament),
+        "pairings": pairings,
+        "done": done,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if tournament.round_set.filter(number=number + 1).exists() else None,
+    })
 
 
 @login_required

@@ -1,7 +1,7 @@
 // Countdowns to an event's start: every [data-countdown="<ISO time>"] shows "in 3 h 12 min"
-// and is refreshed every second; past the time it says the event is starting.
-
-const nodes = [...document.querySelectorAll("[data-countdown]")];
+// and is refreshed every second; past the time it says the event is starting. The nodes
+// are looked up on every tick: the event page replaces (or removes) them when its state
+// changes, and a countdown that is gone stops counting.
 
 function text(ms) {
   if (ms <= 0) return "(starting now)";
@@ -18,10 +18,12 @@ function text(ms) {
 
 function tick() {
   const now = Date.now();
-  for (const node of nodes) node.textContent = text(Date.parse(node.dataset.countdown) - now);
+  for (const node of document.querySelectorAll("[data-countdown]")) {
+    node.textContent = text(Date.parse(node.dataset.countdown) - now);
+  }
 }
 
-if (nodes.length) {
+if (document.querySelector("[data-countdown]")) {
   tick();
   setInterval(tick, 1000);
 }

@@ -4,10 +4,18 @@
 // change; the page then re-fetches its live section (tournaments:live) and swaps it in.
 // Without a channel layer that crosses processes (data-live="0"), or when the socket
 // fails, it polls the API every 3 s and re-fetches when the progress line changes.
+//
+// When the state itself changes (open -> running -> finished, or cancelled), the parts
+// outside the live section that depend on it (notice, settings with the countdown, the
+// organiser's tools, entries with Enter and Drop) are re-fetched too (tournaments:parts)
+// and swapped in, so that a finished event no longer offers what only an open or running
+// one can do.
 
 const root = document.querySelector("[data-tournament-page]");
 const POLL_MS = 3000;
 const OVER = new Set(["finished", "cancelled"]);
+const LABELS = { draft: "Draft", open: "Open for entries", running: "Running", paused: "Paused",
+                 finished: "Finished", cancelled: "Cancelled" };
 
 if (root) {
   const section = root.querySelector("[data-live-section]");
@@ -15,32 +23,72 @@ if (root) {
   const liveState = root.querySelector("[data-live-state]");
   let lastKey = null;
   let pollTimer = null;
-  let refreshing = false;
   let state = root.dataset.state;
+  const renderedState = state;
 
-  async function refresh() {
-    if (refreshing) return;
-    refreshing = true;
-    try {
-      const response = await fetch(root.dataset.liveUrl, { headers: { Accept: "text/html" } });
-      if (response.ok) section.innerHTML = await response.text();
-    } catch (error) {
-      // A failed fetch leaves the last good section in place; the next update retries.
-    } finally {
-      refreshing = false;
+  // One fetch at a time per target; a request made while one is on its way runs once more
+  // after it, so that the last update (the event finishing) is never dropped and an older
+  // answer never lands after a newer one.
+  function serialized(run) {
+    let running = false;
+    let again = false;
+    return async function request() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          try {
+            await run();
+          } catch (error) {
+            // A failed fetch leaves the last good content in place; the next update retries.
+          }
+        } while (again);
+      } finally {
+        running = false;
+      }
+    };
+  }
+
+  const refresh = serialized(async () => {
+    const response = await fetch(root.dataset.liveUrl, { headers: { Accept: "text/html" } });
+    if (response.ok) section.innerHTML = await response.text();
+  });
+
+  const refreshParts = serialized(async () => {
+    const response = await fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" } });
+    if (!response.ok) return;
+    const fresh = document.createElement("template");
+    fresh.innerHTML = await response.text();
+    for (const part of fresh.content.querySelectorAll("[data-state-part]")) {
+      root.querySelector(`[data-state-part="${part.dataset.statePart}"]`)?.replaceWith(part);
     }
+  });
+
+  function showState(next) {
+    state = next;
+    root.dataset.state = next;
+    if (stateNode) {
+      stateNode.textContent = LABELS[next] ?? next;
+      stateNode.className = `status-pill state-${next}`;
+    }
+    // Only an event still open for entries counts down to its start.
+    if (next !== "open" && next !== "draft") {
+      for (const node of root.querySelectorAll("[data-countdown]")) node.remove();
+    }
+    if (OVER.has(next) && liveState) liveState.hidden = true;
+    refreshParts();
   }
 
   function apply(update) {
     const key = `${update.state}|${update.round}|${update.progress?.text}`;
-    if (update.state && stateNode && update.state !== state) {
-      state = update.state;
-      stateNode.textContent = state.charAt(0).toUpperCase() + state.slice(1);
-      stateNode.className = `status-pill state-${state}`;
-    }
+    if (update.state && update.state !== state) showState(update.state);
     if (key !== lastKey) {
       const shown = section.querySelector("[data-progress-line]")?.textContent.trim();
-      const stale = lastKey !== null || shown !== update.progress?.text || update.state !== root.dataset.state;
+      const stale = lastKey !== null || shown !== update.progress?.text || update.state !== renderedState;
       lastKey = key;
       if (stale) refresh();
     }

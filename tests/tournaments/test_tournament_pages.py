@@ -151,3 +151,113 @@ def test_event_page_renders_while_running_in_every_format(organiser, sent, fmt):
         response = Client().get(path)
         assert response.status_code == 200, (path, response.content[:300])
     assert "Round 1" in Client().get(f"/tournaments/{event.pk}/").content.decode()
+
+
+# --------------------------------------------------------------------------- finished events, rounds, brackets
+
+
+def finished_event(organiser, count: int, **settings) -> Tournament:
+    event = make_event(organiser, **settings)
+    fill(event, count)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    event = play_out(event)
+    assert event.state == "finished"
+    return event
+
+
+def test_each_round_has_an_html_page_linked_from_the_event_page(organiser, sent):
+    event = finished_event(organiser, 4, rounds=3)
+    page = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    for number in (1, 2, 3):
+        assert f'href="/tournaments/{event.pk}/rounds/{number}/"' in page
+    assert f'href="/api/tournaments/{event.pk}/rounds/' not in page
+    response = Client().get(f"/tournaments/{event.pk}/rounds/2/")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert "Round 2" in html and event.name in html and 'class="site-header"' in html
+    from tournaments.models import Pairing
+
+    for pairing in Pairing.objects.filter(round__tournament=event, round__number=2).select_related("match"):
+        assert f'href="/matches/{pairing.match_id}/"' in html
+        assert "–".join(str(w) for w in pairing.result["game_wins"]) in html
+    assert "2 of 2 tables decided" in html
+    # The API keeps its JSON.
+    api = Client().get(f"/api/tournaments/{event.pk}/rounds/2/")
+    assert api["Content-Type"].startswith("application/json") and api.json()["number"] == 2
+    missing = Client().get(f"/tournaments/{event.pk}/rounds/9/")
+    assert missing.status_code == 404
+
+
+def test_round_pages_of_a_draft_are_as_hidden_as_the_event(organiser):
+    draft = make_event(organiser, publish=False)
+    assert Client().get(f"/tournaments/{draft.pk}/rounds/1/").status_code == 404
+
+
+def test_the_bracket_shows_each_matchs_score_and_no_unneeded_reset(organiser, sent):
+    from tournament_helpers import finished_double_elim
+
+    from tournaments.models import Pairing
+
+    event = finished_double_elim(organiser, reset=False)
+    html = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    assert "Bracket reset" not in html and 'data-key="GF-reset"' not in html
+    for pairing in Pairing.objects.filter(round__tournament=event):
+        wins = pairing.result["game_wins"]
+        assert f'data-key="{pairing.key}" data-score="{wins[0]}–{wins[1]}"' in html
+        assert wins[0] != wins[1]  # every elimination match is decided
+    assert html.count('class="bracket-score"') == 2 * Pairing.objects.filter(round__tournament=event).count()
+
+
+def test_a_bracket_reset_that_was_played_is_shown_with_its_score(organiser, sent):
+    from tournament_helpers import finished_double_elim
+
+    from tournaments.models import Pairing
+
+    event = finished_double_elim(organiser, reset=True, prefix="rs")
+    html = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    reset = Pairing.objects.get(round__tournament=event, key="GF-reset")
+    wins = reset.result["game_wins"]
+    assert "Bracket reset" in html and f'data-key="GF-reset" data-score="{wins[0]}–{wins[1]}"' in html
+
+
+def test_a_running_double_elimination_shows_the_reset_as_if_needed(organiser, sent):
+    event = make_event(organiser, format="double_elim")
+    fill(event, 4)
+    tournament_start(tournament_id=event.pk, by=organiser)
+    html = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    assert "Bracket reset (if needed)" in html
+
+
+def test_tiebreak_notes_only_for_formats_that_use_them(organiser, sent):
+    elimination = finished_event(organiser, 4, format="single_elim", name="Knockout")
+    html = Client().get(f"/tournaments/{elimination.pk}/").content.decode()
+    assert "Order: match points" not in html and "OMW%" not in html
+    assert "Place: by the round a player was knocked out in" in html
+    swiss = finished_event(organiser, 4, rounds=2, name="Swiss night")
+    html = Client().get(f"/tournaments/{swiss.pk}/").content.decode()
+    assert "Order: match points, opponents' match-win %" in html
+    assert "Final standings" in html
+
+
+def test_a_finished_event_offers_no_drop_enter_or_countdown(organiser, sent):
+    from tournaments.models import Entry
+
+    event = make_event(organiser, format="single_elim")
+    entries = fill(event, 2)
+    entrant = entries[0].player
+    newcomer = make_player("newcomer")
+    make_deck(newcomer, "tempofront")
+    open_page = logged_in(entrant).get(f"/tournaments/{event.pk}/parts/").content.decode()
+    assert "data-countdown" in open_page and 'value="drop"' in open_page
+    tournament_start(tournament_id=event.pk, by=organiser)
+    play_out(event)
+    assert Entry.objects.filter(tournament=event).count() == 2
+    for client in (logged_in(entrant), logged_in(newcomer), logged_in(organiser)):
+        for path in (f"/tournaments/{event.pk}/", f"/tournaments/{event.pk}/parts/"):
+            html = client.get(path).content.decode()
+            assert 'value="drop"' not in html and "data-enter" not in html and "data-countdown" not in html, path
+            assert 'value="start"' not in html and 'value="cancel"' not in html, path
+    parts = Client().get(f"/tournaments/{event.pk}/parts/").content.decode()
+    for part in ("notice", "settings", "organiser", "entries"):
+        assert f'data-state-part="{part}"' in parts
+    assert "<html" not in parts and "Finished" in parts

@@ -86,3 +86,23 @@ def play_out(tournament: Tournament, *, limit: int = 2000) -> Tournament:
                 continue
     tournament.refresh_from_db()
     return tournament
+
+
+def finished_double_elim(organiser: User, *, reset: bool, players: int = 4, best_of: int = 3,
+                         prefix: str = "de", attempts: int = 60) -> Tournament:
+    """A double elimination played to its end whose grand final needed a bracket reset
+    (``reset=True``: the losers-bracket player won the grand final) or did not. The
+    tournament seed decides every match, so seeds 1, 2, ... are tried in turn until one
+    gives the wanted final; the same code always finds the same event."""
+    for attempt in range(1, attempts + 1):
+        event = make_event(organiser, name=f"Double {prefix} {attempt}", format="double_elim", best_of=best_of)
+        fill(event, players, prefix=f"{prefix}{attempt}-")
+        Tournament.objects.filter(pk=event.pk).update(seed=attempt)
+        from tournaments.services import tournament_start
+
+        tournament_start(tournament_id=event.pk, by=organiser)
+        event = play_out(event)
+        assert event.state == Tournament.State.FINISHED, event.state
+        if Pairing.objects.filter(round__tournament=event, key="GF-reset").exists() == reset:
+            return event
+    raise AssertionError(f"no seed of 1 to {attempts} gave a double elimination with reset={reset}")
