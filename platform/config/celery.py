@@ -3,7 +3,10 @@
 The broker comes from settings (filesystem transport by default, Redis with
 ``REDIS_URL``). What is fixed here is the delivery policy every task relies on:
 
-- queues, in the order a worker serves them (``QUEUES``): ``periodic`` (beat's repair
+- queues, in the order a worker serves them (``QUEUES``): ``live`` (a live bot's move and
+  a live clock's deadline: a person is waiting on them, so they have a worker of their own
+  in the Procfile and compose, and go first on any worker that serves every queue),
+  ``periodic`` (beat's repair
   and scheduling tasks: the sweeper, ticks, the heartbeat; they never wait behind a
   match), ``tournaments``, ``matches`` (challenges and live matches), ``ladder``, then
   ``default``. A match task is sent to the queue of its match's kind
@@ -38,9 +41,11 @@ LIVE_TICK_SECONDS = float(os.environ.get("LIVE_TICK_SECONDS", "5"))
 TOURNAMENTS_TICK_SECONDS = float(os.environ.get("TOURNAMENTS_TICK_SECONDS", "60"))
 
 #: Every queue, highest priority first. A worker started without ``-Q`` serves them all.
-QUEUES = ("periodic", "tournaments", "matches", "ladder", "default")
+QUEUES = ("live", "periodic", "tournaments", "matches", "ladder", "default")
 #: Tasks that beat schedules: they go to ``periodic``, ahead of every match.
 PERIODIC_TASKS = ("web.heartbeat", "matches.sweep")
+#: Tasks a person in a live match waits on: they go to ``live``, ahead of everything.
+LIVE_TASKS = ("live.bot_act", "live.check_clock")
 
 app = Celery("cardplatform")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -52,6 +57,7 @@ app.conf.update(
     task_default_exchange="default",
     task_default_routing_key="default",
     task_routes=(
+        {name: {"queue": "live"} for name in LIVE_TASKS},
         {name: {"queue": "periodic"} for name in PERIODIC_TASKS},
         {"*.tick": {"queue": "periodic"}, "matches.*": {"queue": "matches"}},
     ),

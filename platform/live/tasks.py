@@ -1,8 +1,9 @@
 """Celery tasks of the live app. They take ids, re-read the rows and are safe to run twice.
 
-- ``live.bot_act(match_id, seat, index)`` (queue ``matches``): a bot seat chooses and plays
-  its move on a worker, never in a web process;
-- ``live.check_clock(match_id)`` (queue ``periodic``): scheduled for a match's next clock
+- ``live.bot_act(match_id, seat, index)`` (queue ``live``): a bot seat chooses and plays
+  its move on a worker, never in a web process; the ``live`` queue has a worker of its own,
+  so the move never waits behind a bot match;
+- ``live.check_clock(match_id)`` (queue ``live``): scheduled for a match's next clock
   deadline; applies a time-out even when nobody is connected;
 - ``live.tick`` (beat, queue ``periodic``): every clock due, matchmaking queues paired again
   (their rating windows widen with waiting), stale challenges expired, and a bot move whose

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_SOURCES = [ROOT / "platform" / "config" / "settings.py", ROOT / "platform" / "config" / "celery.py"]
 ENV_READ = re.compile(r"""(?:\benv(?:\.\w+)?|os\.environ\.get|os\.environ\.setdefault)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 REQUIRED_IN_CONTAINERS = {"DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}
-APP_SERVICES = ("web", "worker", "periodic", "beat")
+APP_SERVICES = ("web", "worker", "live", "periodic", "beat")
 
 
 def settings_variables() -> set[str]:
@@ -79,11 +79,50 @@ def test_compose_web_runs_the_same_asgi_app_as_the_procfile(compose):
     procfile = dict(
         line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
     )
-    assert set(procfile) == {"web", "worker", "periodic", "beat"}
+    assert set(procfile) == {"web", "worker", "live", "periodic", "beat"}
     assert "config.asgi:application" in procfile["web"]
     assert "config.asgi:application" in compose["services"]["web"]["command"]
-    assert procfile["worker"].split()[:4] == ["celery", "-A", "config", "worker"]
-    assert procfile["beat"].split()[:4] == ["celery", "-A", "config", "beat"]
+    assert command_of(procfile["worker"])[:4] == ["celery", "-A", "config", "worker"]
+    assert command_of(procfile["beat"])[:4] == ["celery", "-A", "config", "beat"]
+
+
+def command_of(line: str) -> list[str]:
+    """A Procfile command without its ``python -m web.keepalive --`` supervisor."""
+    words = line.split()
+    assert words[:4] == ["python", "-m", "web.keepalive", "--"], f"not run under web.keepalive: {line}"
+    return words[4:]
+
+
+def test_every_procfile_process_restarts_when_it_dies_and_every_compose_service_too(compose):
+    """A process that dies must not take the others down (honcho stops them all when one
+    exits): each Procfile line runs under web.keepalive, each compose app service restarts."""
+    procfile = dict(
+        line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
+    )
+    for line in procfile.values():
+        command_of(line)
+    for name in APP_SERVICES:
+        assert compose["services"][name].get("restart") == "unless-stopped", name
+
+
+def test_every_queue_has_a_worker_in_procfile_and_compose(compose):
+    """Every queue of config/celery.py is served by some Procfile worker and some compose worker,
+    and the live queue by a worker that serves nothing else."""
+    from config.celery import QUEUES
+
+    procfile = dict(
+        line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
+    )
+    for commands in ([command_of(line) for line in procfile.values()],
+                     [compose["services"][name]["command"] for name in APP_SERVICES]):
+        served = set()
+        for command in commands:
+            if command[:4] == ["celery", "-A", "config", "worker"]:
+                served |= set(command[command.index("--queues") + 1].split(","))
+        assert served == set(QUEUES)
+    assert command_of(procfile["live"])[command_of(procfile["live"]).index("--queues") + 1] == "live"
+    live = compose["services"]["live"]["command"]
+    assert live[live.index("--queues") + 1] == "live"
 
 
 def test_beat_tasks_have_a_worker_of_their_own_in_procfile_and_compose(compose):
@@ -92,7 +131,7 @@ def test_beat_tasks_have_a_worker_of_their_own_in_procfile_and_compose(compose):
     procfile = dict(
         line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
     )
-    periodic = procfile["periodic"].split()
+    periodic = command_of(procfile["periodic"])
     assert periodic[:4] == ["celery", "-A", "config", "worker"]
     assert periodic[periodic.index("--queues") + 1] == "periodic"
     command = compose["services"]["periodic"]["command"]

@@ -155,7 +155,7 @@ def test_queue_depths_are_read_from_the_broker_or_unknown_in_bounded_time(db, cl
     from ladder.selectors import queue_depths
 
     depths = queue_depths()
-    assert set(depths) >= {"periodic", "tournaments", "matches", "ladder", "default"}
+    assert set(depths) >= {"live", "periodic", "tournaments", "matches", "ladder", "default"}
     assert all(isinstance(v, int) for v in depths.values()), depths  # the test broker answers
     start = time.monotonic()
     down = queue_depths(timeout=1.0, broker_url=f"redis://127.0.0.1:{closed_port}/0")

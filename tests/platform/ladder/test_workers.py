@@ -36,7 +36,7 @@ class Worker:
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--hostname",
-                 self.hostname, "--queues", "periodic,tournaments,matches,ladder,default", "--loglevel", "info",
+                 self.hostname, "--queues", "live,periodic,tournaments,matches,ladder,default", "--loglevel", "info",
                  "--without-mingle", "--without-gossip"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 

@@ -70,7 +70,7 @@ def spawn(service_env, tmp_path):
     """``spawn(name, queues, **env)``: start another worker; ``spawn.beat(**env)``: beat."""
     started: list[Process] = []
 
-    def worker(name: str, queues: str = "periodic,tournaments,matches,ladder,default", *, include: str = "",
+    def worker(name: str, queues: str = "live,periodic,tournaments,matches,ladder,default", *, include: str = "",
                **extra_env: str) -> Process:
         hostname = f"{name}-{uuid.uuid4().hex[:6]}@test"
         extra_args = ["--include", include] if include else []
