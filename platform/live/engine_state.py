@@ -99,6 +99,62 @@ def forget(match_id: int) -> None:
         _cache.pop(match_id, None)
 
 
+#: The card of a placement that leaves its Location empty.
+EMPTY_PICK = "empty"
+
+
+def _placing(actions: list[Action]) -> bool:
+    return bool(actions) and all(a.kind == "place" and a.get("location") is not None and a.get("card") is not None
+                                 for a in actions)
+
+
+def placement_choices(state: State, seat: int) -> dict[str, Any] | None:
+    """What ``seat`` may place at each Location it still has to fill, when its decision is a
+    placement built one Location at a time (Conquest's simultaneous placement: every legal
+    action a ``place`` of a ``card``, or ``"empty"``, at the next ``location``); else None.
+
+    ``{"locations": [{"location": 1, "cards": ["shieldbearer", ...]}, ...],
+    "copies": {"shieldbearer": 2, ...}}``: the cards the engine accepts at each Location
+    (every earlier one left empty), and at how many of these Locations each card can go in
+    all (its copies in hand not yet picked). Both come from the engine's legal actions on
+    clones of ``state``, which is not changed: a client that offers a card at a Location
+    only where it is listed, and while it is chosen fewer than ``copies`` times elsewhere,
+    sends only placements the engine accepts. It tells of the seat's own hand: it belongs
+    in that seat's view only.
+    """
+    legal = state.legal_actions(seat)
+    if not _placing(legal):
+        return None
+    locations: list[dict[str, Any]] = []
+    probe, options = state.clone(), legal
+    while True:
+        number = options[0].get("location")
+        locations.append({"location": number, "cards": [a.get("card") for a in options if a.get("card") != EMPTY_PICK]})
+        empty = next((a for a in options if a.get("card") == EMPTY_PICK), None)
+        if empty is None:
+            break
+        probe.apply(seat, empty)
+        if probe.outcome is not None or seat not in probe.to_act():
+            break  # that was the last Location: the placement is submitted
+        options = probe.legal_actions(seat)
+        if not _placing(options) or options[0].get("location") == number:
+            break
+    cards = list(dict.fromkeys(card for loc in locations for card in loc["cards"]))
+    copies: dict[str, int] = {}
+    for card in cards:
+        # Put this card at every Location that takes it, in order, until the engine refuses it.
+        probe, count = state.clone(), 0
+        for position in range(len(locations)):
+            options = probe.legal_actions(seat)
+            pick = next((a for a in options if a.get("card") == card), None)
+            count += pick is not None
+            if position == len(locations) - 1:
+                break
+            probe.apply(seat, pick or next(a for a in options if a.get("card") == EMPTY_PICK))
+        copies[card] = count
+    return {"locations": locations, "copies": copies}
+
+
 def history(live, *, upto: int | None = None) -> tuple[State, list[tuple[int, Event]]]:
     """A fresh state after the first ``upto`` actions (all by default) and every event
     so far, each with the index of the action that caused it (-1: the opening)."""

@@ -50,7 +50,9 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
     """The message a seat (or spectators, ``seat`` None) receives after a move.
 
     ``legal`` lists the seat's legal actions when it is a person's seat to act; bots and
-    spectators get none. ``outcome`` is there once the match is over.
+    spectators get none. ``placement`` (else None) is, while that seat places (Conquest),
+    what it may place at each of its Locations (``engine_state.placement_choices``).
+    ``outcome`` is there once the match is over.
     """
     now = now or timezone.now()
     to_act = list(state.to_act()) if state.outcome is None else []
@@ -67,6 +69,8 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
         "acting": acting,
         "view": state.view(seat),
         "legal": [a.to_json() for a in state.legal_actions(seat)] if may_act else [],
+        # A placement's choices for every Location at once, from the engine (the seat's own).
+        "placement": engine_state.placement_choices(state, seat) if may_act else None,
         "events": event_json(events, seat),
         "clocks": clocks_json(rows, now),
         "players": players_json(rows),

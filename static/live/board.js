@@ -10,7 +10,9 @@ const mySeat = seatText === "" ? null : Number(seatText);
 let socket = null;
 let current = null;
 let received = 0;
-let plan = null; // Conquest placement: {location: card}
+// Conquest placement being sent, one Location at a time: picks {location: card id or
+// "empty"}, and the Location whose pick is on its way (waiting).
+let plan = null;
 let retry = 500;
 
 function el(tag, attrs = {}, ...children) {
@@ -93,37 +95,92 @@ function drawClocks() {
   }
 }
 
+/** "Location 1: Militia; Location 2: empty" for a plan {location: card id or "empty"}. */
+function planText(locations, plan) {
+  return locations.map((n) => `Location ${n}: ${!plan[n] || plan[n] === "empty" ? "empty" : cardName(plan[n])}`).join("; ");
+}
+
+// Conquest placement is one form, from the server's `placement`: for each Location still to
+// fill, the cards the engine takes there and how many copies of each may go down in all. A
+// card is offered at a Location only while it is chosen fewer times elsewhere than that, so
+// every Confirm sends placements the engine accepts; nothing is dropped on the way.
 function drawPlacement(payload) {
   const panel = $("[data-placement]");
-  const placing = payload.legal.length && payload.legal.every((a) => a.kind === "place");
-  if (!placing) { panel.hidden = true; panel.dataset.location = ""; plan = null; return false; }
-  const location = payload.legal[0].location;
-  if (plan && plan[location] !== undefined) {
-    const choice = payload.legal.find((a) => a.card === plan[location]) ?? payload.legal.find((a) => a.card === "empty");
-    delete plan[location];
-    act(choice);
-    return true;
+  const choices = payload.placement;
+  if (!choices || !payload.legal.length) {
+    plan = null;
+    const placing = payload.view?.placing;
+    if (placing?.confirmed && payload.status === "active") {
+      // Confirmed, waiting for the others: the seat's own picks, as the server holds them.
+      const text = placing.locations.map((n, i) => `Location ${n}: ${placing.picks[i]?.name ?? "empty"}`).join("; ");
+      panel.dataset.mode = "confirmed";
+      panel.replaceChildren(el("p", { class: "placement-summary", "data-placement-confirmed": true },
+        el("strong", {}, "Placement confirmed: "), text),
+      el("p", { class: "muted" }, "Face down until every player has confirmed."));
+      panel.hidden = false;
+    } else {
+      panel.hidden = true;
+      panel.dataset.mode = "";
+    }
+    return false;
+  }
+  const location = choices.locations[0].location;
+  // Another seat moved while this seat's pick for the Location is on its way: wait for it.
+  if (plan && plan.waiting === location) return true;
+  if (plan && plan.picks[location] !== undefined) {
+    const wanted = plan.picks[location];
+    const choice = payload.legal.find((a) => a.location === location && a.card === wanted);
+    if (choice) {
+      plan.waiting = location;
+      act(choice);
+      return true;
+    }
+    // The engine no longer takes this pick: say so and let the player choose again.
+    plan = null;
+    showError(`${cardName(wanted)} cannot be placed at Location ${location} any more: choose again.`);
+    panel.dataset.mode = "";
   }
   // Another seat's move while this one is choosing: keep the choices made so far.
-  if (!panel.hidden && panel.dataset.location === String(location)) return false;
+  if (!panel.hidden && panel.dataset.mode === "form" && panel.dataset.location === String(location)) return false;
+  plan = null;
+  panel.dataset.mode = "form";
   panel.dataset.location = String(location);
-  const hand = payload.view.hand ?? [];
-  const locations = (payload.view.locations ?? []).filter((loc) => loc.in_skirmish !== false)
-    .map((loc) => loc.number).filter((n) => n >= location);
-  const rows = locations.map((n) => el("label", { class: "placement-row" }, `Location ${n} `,
-    el("select", { "data-location": n },
-      el("option", { value: "empty" }, "leave empty"),
-      hand.map((card) => el("option", { value: card.id }, card.name)))));
+  const numbers = choices.locations.map((loc) => loc.location);
+  const selects = choices.locations.map((loc) => el("select", { "data-location": loc.location },
+    el("option", { value: "empty" }, "leave empty")));
+  const summary = el("span", { "data-placement-summary": true });
+  const chosen = () => Object.fromEntries(selects.map((select) => [Number(select.dataset.location), select.value]));
+  const refresh = () => {
+    const picks = chosen();
+    selects.forEach((select, index) => {
+      const here = Number(select.dataset.location);
+      const elsewhere = {};
+      for (const [n, card] of Object.entries(picks)) if (Number(n) !== here) elsewhere[card] = (elsewhere[card] ?? 0) + 1;
+      const offered = choices.locations[index].cards.filter((card) => (elsewhere[card] ?? 0) < (choices.copies[card] ?? 0));
+      const keep = offered.includes(select.value) ? select.value : "empty";
+      select.replaceChildren(el("option", { value: "empty" }, "leave empty"),
+        ...offered.map((card) => el("option", { value: card }, cardName(card))));
+      select.value = keep;
+    });
+    summary.textContent = planText(numbers, chosen());
+  };
+  selects.forEach((select) => select.addEventListener("change", refresh));
+  const rows = selects.map((select, index) => el("label", { class: "placement-row" },
+    el("span", {}, `Location ${numbers[index]}`), select));
   const confirm = el("button", { type: "button", class: "button", "data-confirm-placement": true }, "Confirm placement");
   confirm.addEventListener("click", () => {
-    // A card chosen twice goes to the first Location; later ones fall back to empty.
-    plan = {};
-    for (const select of panel.querySelectorAll("select")) plan[Number(select.dataset.location)] = select.value;
-    panel.replaceChildren(el("p", { class: "muted", "data-placing": true }, "Placing your cards…"));
+    plan = { picks: chosen(), waiting: null };
+    panel.dataset.mode = "sending";
+    panel.replaceChildren(el("p", { class: "placement-summary", "data-placing": true },
+      el("strong", {}, "Placing: "), planText(numbers, plan.picks)));
     drawPlacement(current);
   });
-  panel.replaceChildren(el("p", { class: "muted" }, "Assign a card from your hand to each Location, then confirm."),
-    ...rows, confirm);
+  panel.replaceChildren(
+    el("p", { class: "muted" }, "Choose a unit from your hand for each Location (or leave it empty), then confirm."),
+    ...rows,
+    el("p", { class: "placement-summary" }, el("strong", {}, "Your plan: "), summary),
+    confirm);
+  refresh();
   panel.hidden = false;
   return false;
 }
@@ -152,7 +209,10 @@ function draw(payload) {
   if (payload.opening) log.replaceChildren();
   for (const event of payload.events) log.append(el("li", { "data-kind": event.kind }, event.text));
   log.scrollTop = log.scrollHeight;
-  if (!drawPlacement(payload)) {
+  const acted = drawPlacement(payload);
+  // The placement form replaces the list of choices (and its "nothing to choose" line).
+  $("[data-actions]").hidden = !$("[data-placement]").hidden && payload.status !== "done";
+  if (!acted) {
     const placing = !$("[data-placement]").hidden;
     $("[data-actions]").replaceChildren(...(placing ? [] : payload.legal.map((action) => {
       const button = el("button", { type: "button", class: "button button-small", "data-action": JSON.stringify(action) },
@@ -162,7 +222,12 @@ function draw(payload) {
     })));
   }
   if (payload.status === "done") {
-    $("[data-actions]").replaceChildren(el("p", {}, "The match is over. ",
+    // Seats that ran out of time rank last (the server's final places, not the engine's).
+    const late = payload.outcome?.timed_out ?? [];
+    const lateText = late.length
+      ? `${late.map((s) => `Seat ${s}`).join(", ")} ran out of time and ${late.length === 1 ? "ranks" : "rank"} last. `
+      : "";
+    $("[data-actions]").replaceChildren(el("p", { "data-final": true }, "The match is over. ", lateText,
       el("a", { href: `/matches/${payload.match}/replay/?game=1` }, "Watch the replay")));
     root.querySelector("[data-resign]")?.setAttribute("hidden", "");
   }
@@ -176,6 +241,7 @@ function connect() {
   socket.addEventListener("message", (message) => {
     const payload = JSON.parse(message.data);
     if (payload.type === "error") {
+      plan = null; // a refused pick stops the placement being sent: the form comes back
       showError(payload.message);
       if (current) draw({ ...current, events: [], opening: false });
       return;
@@ -186,6 +252,7 @@ function connect() {
     // a view that skips one asks the server for the whole view, whose events rebuild the log.
     if (current && !payload.opening && payload.index <= current.index) return;
     const gap = current && !payload.opening && payload.index > current.index + 1;
+    if (payload.opening) plan = null; // after a reconnect, choose from the position as it is
     draw(payload);
     if (gap) send({ type: "view" });
   });
