@@ -45,7 +45,7 @@ define SERVE
 @PATH="$(CURDIR)/$(VENV)/bin:$$PATH" PYTHONUNBUFFERED=1 $(PY) -c 'import sys, honcho.manager as m; \
 	from honcho.command import main; m.KILL_WAIT = float(sys.argv.pop(1)); sys.argv[0] = "honcho"; main()' \
 	$(HONCHO_KILL_WAIT) start -f $(PROCFILE) -d $(CURDIR); \
-	status=$$?; if [ $$status -eq 130 ]; then echo "stopped: web, worker and beat"; exit 0; fi; exit $$status
+	status=$$?; if [ $$status -eq 130 ]; then echo "stopped: web, workers and beat"; exit 0; fi; exit $$status
 endef
 
 serve:

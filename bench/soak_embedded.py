@@ -108,13 +108,49 @@ def health(port: int) -> tuple[int, dict]:
 
 
 def worker_pid(stack_pid: int) -> int | None:
-    """The pid of the match worker's celery process (the one serving ``tournaments,...``)."""
-    out = subprocess.run(["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True).stdout
+    """The pid of the match worker's celery process (the Procfile's ``worker`` line)."""
+    out = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
+    parents: dict[int, int] = {}
+    candidates = []
     for line in out.splitlines():
-        pid, _, args = line.strip().partition(" ")
-        if "celery -A config worker --queues tournaments" in args and "web.keepalive" not in args:
-            return int(pid)
+        pid, ppid, args = line.split(None, 2) if len(line.split(None, 2)) == 3 else (*line.split(None, 1), "")
+        parents[int(pid)] = int(ppid)
+        if "celery -A config worker --pool solo --loglevel" in args and "web.keepalive" not in args:
+            candidates.append(int(pid))
+    for pid in candidates:  # only this stack's worker, not another stack's on the same machine
+        ancestor = pid
+        while ancestor in parents and ancestor != stack_pid:
+            ancestor = parents[ancestor]
+        if ancestor == stack_pid:
+            return pid
     return None
+
+
+def start_stack(env: dict[str, str], log) -> subprocess.Popen:
+    """web, worker, live, periodic and beat as ``make serve`` starts them (honcho, the Procfile)."""
+    serve = ["-c", "import sys, honcho.manager as m; from honcho.command import main; m.KILL_WAIT = 60.0; "
+             "sys.argv[0] = 'honcho'; main()", "start", "-f", str(ROOT / "Procfile"), "-d", str(ROOT)]
+    return subprocess.Popen([PYTHON, *serve], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def stop_stack(stack: subprocess.Popen) -> None:
+    """Ctrl-C, as a person stops ``make run``; SIGKILL if it has not stopped in 90 s."""
+    if stack.poll() is None:
+        os.killpg(stack.pid, signal.SIGINT)
+        try:
+            stack.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            os.killpg(stack.pid, signal.SIGKILL)
+            stack.wait()
+
+
+def wait_healthy(stack: subprocess.Popen, port: int, log_path: Path, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while health(port)[0] != 200:
+        if stack.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the stack did not come up; see {log_path}")
+        time.sleep(1)
 
 
 def soak(seconds: float, kill_worker_at: float | None, log_path: Path) -> dict:
@@ -124,20 +160,13 @@ def soak(seconds: float, kill_worker_at: float | None, log_path: Path) -> dict:
     manage(env, "migrate", "--noinput")
     manage(env, "load_demo", "--allow-production")
     log = open(log_path, "w")
-    serve = ["-c", "import sys, honcho.manager as m; from honcho.command import main; m.KILL_WAIT = 60.0; "
-             "sys.argv[0] = 'honcho'; main()", "start", "-f", str(ROOT / "Procfile"), "-d", str(ROOT)]
-    stack = subprocess.Popen([PYTHON, *serve], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                             start_new_session=True)
+    stack = start_stack(env, log)
     summary: dict = {"seconds": seconds, "port": port, "var_dir": str(var_dir), "health_checks": 0,
                      "health_failures": [], "killed_worker": None, "stack_exited": None,
                      "kill_requested": kill_worker_at is not None}
     started = time.monotonic()
     try:
-        deadline = started + 90
-        while health(port)[0] != 200:
-            if stack.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the stack did not come up; see {log_path}")
-            time.sleep(1)
+        wait_healthy(stack, port, log_path)
         summary["startup_seconds"] = round(time.monotonic() - started, 1)
         feeder = subprocess.Popen([PYTHON, "-c", FEEDER, str(IN_FLIGHT), str(seconds)], cwd=ROOT, env=env,
                                   stdout=subprocess.PIPE, text=True)
@@ -172,13 +201,7 @@ def soak(seconds: float, kill_worker_at: float | None, log_path: Path) -> dict:
         summary["matches"] = {"created": len(created), **statuses}
         summary["max_heartbeat_age_seconds"] = max(last_heartbeat_age) if last_heartbeat_age else None
     finally:
-        if stack.poll() is None:
-            os.killpg(stack.pid, signal.SIGINT)
-            try:
-                stack.wait(timeout=90)
-            except subprocess.TimeoutExpired:
-                os.killpg(stack.pid, signal.SIGKILL)
-                stack.wait()
+        stop_stack(stack)
         log.close()
     text = log_path.read_text(errors="replace")
     restarts = re.findall(r"keepalive: (\S+) \(pid (\d+)\) exited with ([^;]+);", text)

@@ -107,7 +107,8 @@ def test_every_procfile_process_restarts_when_it_dies_and_every_compose_service_
 
 def test_every_queue_has_a_worker_in_procfile_and_compose(compose):
     """Every queue of config/celery.py is served by some Procfile worker and some compose worker,
-    and the live queue by a worker that serves nothing else."""
+    and the live queue by a worker that serves nothing else, so a live bot's move never waits
+    behind a bot match."""
     from config.celery import QUEUES
 
     procfile = dict(
@@ -118,7 +119,9 @@ def test_every_queue_has_a_worker_in_procfile_and_compose(compose):
         served = set()
         for command in commands:
             if command[:4] == ["celery", "-A", "config", "worker"]:
-                served |= set(command[command.index("--queues") + 1].split(","))
+                # A worker started without --queues serves every queue, in priority order.
+                served |= set(command[command.index("--queues") + 1].split(",")) if "--queues" in command \
+                    else set(QUEUES)
         assert served == set(QUEUES)
     assert command_of(procfile["live"])[command_of(procfile["live"]).index("--queues") + 1] == "live"
     live = compose["services"]["live"]["command"]
