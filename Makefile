@@ -2,7 +2,7 @@
 #   make run    install if needed, migrate, load demo data, start web + worker + beat
 #   make serve  start web + worker + beat only
 #   make test   install if needed, run the whole test suite
-#   make bench  engine speed per game, written to bench/RESULTS.md
+#   make bench  engine speed, pairing, live bot latency into bench/RESULTS.md (BENCH_ARGS=--strength: bots, hours)
 #   make lint   ruff
 
 SHELL := /bin/bash
@@ -58,7 +58,7 @@ test: install
 	exit $$status
 
 bench: install
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -1,17 +1,22 @@
-"""``make bench``: engine and bot benchmarks, written to bench/RESULTS.md.
+"""``make bench``: engine, pairing and live benchmarks, written into bench/RESULTS.md.
 
 1. Engine speed: for every configuration below whose game the engine can import, runs
    ``python -m engine bench --json`` in a fresh interpreter (one core, nothing else
    loaded) and records games and actions per second with the exact command. A game the
    engine cannot import yet is listed as "not built yet".
-2. Bots: when ``engine.bots.bench`` exists, its ``bot_benchmarks`` (strength pairings and
-   decision speed, each with the command that reproduces it) adds its own section.
-3. Tournament pairing: bench/pairing.py (Swiss pairing speed and quality for 1,024 and
-   10,000 players) adds its section.
+2. Tournament pairing: bench/pairing.py (Swiss pairing speed and quality for 1,024 and
+   10,000 players).
+3. Live bot latency: bench/live_bot_latency.py on the embedded stack (a live bot's wait for
+   its move while the match worker is busy).
+4. With ``--strength`` only (hours on two cores): the bots' strength pairings and decision
+   speed (``engine.bots.bench``).
 
-The file starts with the machine (CPU model, cores, Python version) and the date.
+Each run rewrites only the sections it measured, each with the machine and the date; the
+other sections of RESULTS.md (measured by hand with the commands they name) stay as they
+are. ``make bench`` stays well under 15 minutes; ``make bench BENCH_ARGS=--strength`` is
+the long run.
 
-Usage: ``python bench/run.py [--games N] [--bot-games N] [--skip-bots]``.
+Usage: ``python bench/run.py [--games N] [--strength [--bot-games N]]``.
 """
 
 from __future__ import annotations
@@ -94,19 +99,17 @@ def pairing_section() -> str:
     return completed.stdout
 
 
+def machine_line(machine: dict) -> str:
+    return (f"Measured {machine['date']} on {machine['cpu']}, {machine['cores']} cores, {machine['system']}, "
+            f"{machine['python']}.")
+
+
 def render(rows: list[dict], machine: dict) -> str:
     lines = [
-        "# Benchmarks",
-        "",
-        "Written by `make bench` (bench/run.py); each figure names the exact command that produced it.",
-        "",
-        f"- Machine: {machine['cpu']}, {machine['cores']} cores, {machine['system']}",
-        f"- Python: {machine['python']}",
-        f"- Date: {machine['date']}",
-        "",
         "## Engine speed",
         "",
-        "Random bot against random bot, one process on one core, starter decks, seeds 1..N.",
+        "Random bot against random bot, one process on one core, starter decks, seeds 1..N. "
+        + machine_line(machine),
         "",
         "| Game | Players | Games | Games/s | Actions/s | Actions/game | Seconds | Command |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
@@ -126,13 +129,71 @@ def render(rows: list[dict], machine: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def live_latency_section(machine: dict) -> str:
+    """A live bot's wait while the match worker is busy (bench/live_bot_latency.py)."""
+    args = [sys.executable, "bench/live_bot_latency.py", "--matches", "4", "--load", "20"]
+    shown = "python " + shlex.join(args[1:])
+    completed = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    head = ["## Live bot latency (make bench)", "",
+            "A person plays live TempoFront matches against `greedy` on the embedded stack (`make run`'s "
+            "Procfile) while 20 bot matches wait for the match worker at all times; the wait is from the "
+            "person's move to the bot's, as stored in the live match's log. " + machine_line(machine), ""]
+    try:
+        result = json.loads(completed.stdout[completed.stdout.index("{"):])
+    except ValueError:
+        error = (completed.stderr or completed.stdout).strip().splitlines()[-1:]
+        return "\n".join(head + [f"`{shown}` failed: {' '.join(error)}"]) + "\n"
+    wait = result["wait_ms"]
+    head += ["| Bot turns | p50 | p95 | p99 | max | over 1 s | Command |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+             f"| {result['bot_turns']} | {wait['p50']} ms | {wait['p95']} ms | {wait['p99']} ms | {wait['max']} ms "
+             f"| {result['over_1s']} | `{shown}` |"]
+    return "\n".join(head) + "\n"
+
+
+def sections_of(text: str) -> list[tuple[str, str]]:
+    """``text`` as (heading, body) pairs split at level-2 headings; the preamble's heading is ''."""
+    parts: list[tuple[str, str]] = []
+    heading, body = "", []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("## "):
+            parts.append((heading, "".join(body)))
+            heading, body = line[3:].strip(), [line]
+        else:
+            body.append(line)
+    parts.append((heading, "".join(body)))
+    return parts
+
+
+def merge(existing: str, measured: dict[str, str]) -> str:
+    """``existing`` with each section named in ``measured`` replaced (new ones appended)."""
+    preamble = ("# Benchmarks\n\nEach section says when, on which machine and with which command it was "
+                "measured. `make bench` (bench/run.py) rewrites the sections it measures; the others were "
+                "measured by hand with the commands they name.\n\n")
+    out, seen = [preamble], set()
+    for heading, body in sections_of(existing):
+        if not heading:
+            continue
+        if heading in measured:
+            out.append(measured[heading].rstrip("\n") + "\n\n")
+            seen.add(heading)
+        else:
+            out.append(body.rstrip("\n") + "\n\n")
+    for heading, body in measured.items():
+        if heading not in seen:
+            out.append(body.rstrip("\n") + "\n\n")
+    return "".join(out).rstrip("\n") + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per engine speed figure (default 200)")
+    parser.add_argument("--strength", action="store_true",
+                        help="also measure bot strength and decision speed (hours on two cores)")
     parser.add_argument("--bot-games", type=int, default=100, help="games per bot strength pairing (default 100)")
-    parser.add_argument("--skip-bots", action="store_true", help="measure engine speed only")
     parser.add_argument("--jobs", type=int, default=0,
                         help="worker processes per bot strength pairing (default 0: one per core)")
+    parser.add_argument("--skip-live", action="store_true", help="leave out the live bot latency run")
     args = parser.parse_args(argv)
 
     machine = {
@@ -153,18 +214,19 @@ def main(argv: list[str] | None = None) -> int:
         row = {"game": game, "players": players, **run_one(game, players, args.games)}
         print(f"  {row.get('result') or row.get('error')}")
         rows.append(row)
-    text = render(rows, machine)
-    if not args.skip_bots:
+    measured = {"Engine speed": render(rows, machine)}
+    if args.strength:
         print(f"bots: strength pairings ({args.bot_games} games each) and decision speed ...", flush=True)
         section = bot_section(args.bot_games, args.jobs)
         if section:
-            text += "\n" + section.strip() + "\n"
-    else:
-        text += ("\n## Bots\n\nNot measured in this run (`--skip-bots`); `make bench` measures bot "
-                 "strength and decision speed (docs/bots.md).\n")
+            measured["Bots"] = section.strip() + "\n\n" + machine_line(machine) + "\n"
     print("tournament pairing: bench/pairing.py ...", flush=True)
-    text += "\n" + pairing_section()
-    RESULTS.write_text(text, encoding="utf-8")
+    measured["Tournament pairing"] = pairing_section()
+    if not args.skip_live:
+        print("live bot latency: bench/live_bot_latency.py ...", flush=True)
+        measured["Live bot latency (make bench)"] = live_latency_section(machine)
+    existing = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    RESULTS.write_text(merge(existing, measured), encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
     return 1 if any("error" in row for row in rows) else 0
 
