@@ -5,8 +5,13 @@ API's one shape, config/api.py).
 - ``GET|POST|DELETE /api/live/queue/``: where I stand in matchmaking / join with
   ``{"deck": id, "seats": 2}`` / leave;
 - ``POST /api/live/bot/``: play a bot now, ``{"deck": id, "bot": "greedy", "seats": 2}``;
-- ``POST /api/live/challenges/``: ``{"username": "...", "deck": id}``;
-  ``POST /api/live/challenges/<id>/``: ``{"accept": true, "deck": id}`` or ``{"accept": false}``.
+- ``GET /api/live/challenges/``: challenges made to and by me (each list at most
+  ``selectors.CHALLENGES_LISTED``, newest first);
+  ``POST /api/live/challenges/``: ``{"username": "...", "deck": id}``;
+  ``POST /api/live/challenges/<id>/``: ``{"accept": true, "deck": id}`` or ``{"accept": false}``
+  (declines; the challenger cancels with the same);
+- ``GET /api/live/challenges/waiting/``: how many challenges wait for my answer, and the
+  newest (the site-wide notice asks this).
 """
 
 from __future__ import annotations
@@ -79,7 +84,8 @@ class ChallengeSerializer(serializers.Serializer):
     challenger = serializers.CharField()
     challenged = serializers.CharField()
     game = serializers.CharField()
-    deck = serializers.CharField()
+    game_title = serializers.CharField(help_text="The game's name for people")
+    deck = serializers.CharField(help_text="The challenger's deck")
     status = serializers.CharField()
     expires = serializers.DateTimeField()
     match = serializers.IntegerField(allow_null=True)
@@ -87,9 +93,15 @@ class ChallengeSerializer(serializers.Serializer):
 
 
 class ChallengeListSerializer(serializers.Serializer):
-    received = ChallengeSerializer(many=True)
-    sent = ChallengeSerializer(many=True)
-    accepted = ChallengeSerializer(many=True)
+    received = ChallengeSerializer(many=True, help_text="Pending, made to me (newest first, at most 20)")
+    sent = ChallengeSerializer(many=True, help_text="Pending, made by me (newest first, at most 20)")
+    accepted = ChallengeSerializer(many=True, help_text="Mine accepted lately whose match is still being played")
+    declined = ChallengeSerializer(many=True, help_text="Mine declined in the last 10 minutes")
+
+
+class ChallengesWaitingSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Pending challenges made to me")
+    latest = ChallengeSerializer(allow_null=True, help_text="The newest of them, or null")
 
 
 class LiveConflict(exceptions.APIException):
@@ -205,6 +217,16 @@ class Challenges(APIView):
         return Response(_challenge_json(challenge), status=201)
 
 
+class ChallengesWaiting(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=ChallengesWaitingSerializer, operation_id="live_challenges_waiting")
+    def get(self, request):
+        waiting = selectors.challenges_waiting(user=request.user)
+        latest = waiting["latest"]
+        return Response({"count": waiting["count"], "latest": _challenge_json(latest) if latest else None})
+
+
 class ChallengeAnswer(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -230,6 +252,7 @@ def _challenge_json(challenge) -> dict:
         "challenger": challenge.challenger.username,
         "challenged": challenge.challenged.username,
         "game": challenge.game,
+        "game_title": challenge.game_title,
         "deck": challenge.deck_version.deck.name,
         "status": challenge.status,
         "expires": challenge.expires.isoformat(),

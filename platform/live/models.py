@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from engine import games as engine_games
+
 
 class LiveMatch(models.Model):
     """The playing state of one live match."""
@@ -108,14 +110,22 @@ class LiveQueue(models.Model):
 
 
 class QueueEntry(models.Model):
-    """A player waiting in a queue with one deck; ``match`` is set once paired."""
+    """A player waiting in a queue with one deck; ``match`` is set once paired.
+
+    A paired entry stands for "your match is ready" only while that match is being
+    played: readers ignore the entry of a finished match (``selectors.queue_status``) and
+    ``services.live_queue_release`` deletes it, so a finished match never keeps its
+    players from queueing, challenging or playing a bot again.
+    """
 
     queue = models.ForeignKey(LiveQueue, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_queue_entries")
     deck_version = models.ForeignKey("decks.DeckVersion", on_delete=models.CASCADE, related_name="+")
     rating = models.FloatField(default=0.0)
     joined = models.DateTimeField()
-    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # CASCADE, not SET_NULL: an entry whose match was deleted must not fall back into
+    # the waiting queue and be paired again without its player knowing.
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
         ordering = ["joined", "id"]
@@ -146,6 +156,13 @@ class LiveChallenge(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
+        # Every page a signed-in player opens asks for the challenges waiting for them.
+        indexes = [models.Index(fields=["challenged", "status", "expires"], name="livechallenge_waiting")]
 
     def __str__(self) -> str:
         return f"{self.challenger} challenges {self.challenged} ({self.game}, {self.status})"
+
+    @property
+    def game_title(self) -> str:
+        """The game's name for people (``TempoFront``)."""
+        return engine_games[self.game].title if self.game in engine_games else self.game

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from engine.core import State
@@ -135,8 +135,13 @@ def recent_finished(limit: int = 10) -> QuerySet[LiveMatch]:
 
 def queue_status(*, user) -> dict[str, Any]:
     """Where ``user`` stands in matchmaking: waiting (game, seats, since), matched (the
-    match to open), or not queued."""
-    entry = QueueEntry.objects.select_related("queue").filter(user=user).first()
+    match to open, only while it is being played), or not queued.
+
+    The entry of a finished match is not a place in the queue: the player is idle (the
+    entry itself is deleted by ``services.live_queue_release``; until then it is ignored
+    here, so no restart or missed clean-up can send a player back to a finished match)."""
+    entry = (QueueEntry.objects.select_related("queue")
+             .filter(Q(match__isnull=True) | Q(match__live__status=LiveMatch.Status.ACTIVE), user=user).first())
     if entry is None:
         return {"state": "idle"}
     if entry.match_id is not None:
@@ -145,17 +150,41 @@ def queue_status(*, user) -> dict[str, Any]:
     return {"state": "waiting", "game": entry.queue.game, "seats": entry.queue.seats, "waited_seconds": round(waited)}
 
 
-def challenges_for(*, user) -> dict[str, list[LiveChallenge]]:
-    """Pending challenges made to and by ``user``, and their recent accepted ones."""
+#: At most this many challenges in each list of :func:`challenges_for` (newest first): a
+#: player named by many others still gets a bounded answer.
+CHALLENGES_LISTED = 20
+#: How long the challenger is told that a challenge was declined.
+ANSWER_SHOWN = timedelta(minutes=10)
+
+
+def challenges_for(*, user, limit: int = CHALLENGES_LISTED) -> dict[str, list[LiveChallenge]]:
+    """Pending challenges made to and by ``user`` (newest first), and those of their
+    challenges answered lately: accepted ones whose match is still being played (the
+    lobby opens it), declined ones (the lobby says so). Each list holds at most ``limit``."""
     now = timezone.now()
     pending = LiveChallenge.objects.filter(status=LiveChallenge.Status.PENDING, expires__gt=now)
+    recent = LiveChallenge.objects.filter(challenger=user, created__gt=now - ANSWER_SHOWN)
+    related = ("challenger", "challenged", "deck_version__deck")
     return {
-        "received": list(pending.filter(challenged=user).select_related("challenger", "deck_version__deck")),
-        "sent": list(pending.filter(challenger=user).select_related("challenged", "deck_version__deck")),
-        "accepted": list(LiveChallenge.objects.filter(status=LiveChallenge.Status.ACCEPTED, challenger=user,
-                                                      created__gt=now - timedelta(minutes=10))
-                         .select_related("challenged")),
+        "received": list(pending.filter(challenged=user).select_related(*related)[:limit]),
+        "sent": list(pending.filter(challenger=user).select_related(*related)[:limit]),
+        # Only a match still being played: the lobby sends the challenger to it, and a
+        # finished one must not pull them back.
+        "accepted": list(recent.filter(status=LiveChallenge.Status.ACCEPTED,
+                                       match__live__status=LiveMatch.Status.ACTIVE)
+                         .select_related(*related)[:limit]),
+        "declined": list(recent.filter(status=LiveChallenge.Status.DECLINED).select_related(*related)[:limit]),
     }
+
+
+def challenges_waiting(*, user) -> dict[str, Any]:
+    """The pending challenges made to ``user``: how many, and the newest. Asked on every
+    page a signed-in player opens (the site-wide notice), so at most two small queries on
+    the ``livechallenge_waiting`` index."""
+    pending = LiveChallenge.objects.filter(challenged=user, status=LiveChallenge.Status.PENDING,
+                                           expires__gt=timezone.now())
+    latest = pending.select_related("challenger", "challenged", "deck_version__deck").order_by("-created").first()
+    return {"count": pending.count() if latest is not None else 0, "latest": latest}
 
 
 def active_match_of(*, user) -> LiveMatch | None:

@@ -738,9 +738,22 @@ def live_queue_leave(*, user) -> bool:
     return bool(deleted)
 
 
+def live_queue_release() -> int:
+    """Delete the queue entries of matches no longer being played; returns how many.
+
+    A paired entry only says "your match is ready"; once that match is over it would
+    keep the player in a match that has ended (readers already ignore it,
+    ``selectors.queue_status``). Run by ``live.tick`` through :func:`live_pair_queues`."""
+    deleted, _ = (QueueEntry.objects.filter(match__isnull=False)
+                  .exclude(match__live__status=LiveMatch.Status.ACTIVE).delete())
+    return deleted
+
+
 def live_pair_queues(*, now: datetime | None = None) -> list[int]:
-    """Pair every queue again (windows widen as players wait); returns new match ids."""
+    """Release the entries of finished matches, then pair every queue again (windows
+    widen as players wait); returns new match ids."""
     now = now or timezone.now()
+    live_queue_release()
     created: list[int] = []
     for queue_id in LiveQueue.objects.filter(entries__match__isnull=True).values_list("pk", flat=True).distinct():
         with transaction.atomic():
@@ -789,7 +802,8 @@ def _pair(queue: LiveQueue, now: datetime) -> list[int]:
 def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVersion,
                    now: datetime | None = None) -> LiveChallenge:
     """Invite a named player to a two-seat live match with the challenger's deck; the
-    invitation expires after ``LIVE_CHALLENGE_SECONDS``."""
+    invitation expires after ``LIVE_CHALLENGE_SECONDS`` and replaces the challenger's
+    earlier one of the same player that still waits (it is cancelled)."""
     _own_deck(challenger, deck_version)
     _check_fits(deck_version)
     User = get_user_model()
@@ -799,9 +813,15 @@ def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVe
     if target.pk == challenger.pk:
         raise ValidationError({"username": ["you cannot challenge yourself"]})
     now = now or timezone.now()
-    return LiveChallenge.objects.create(challenger=challenger, challenged=target, game=deck_version.deck.game,
-                                        deck_version=deck_version,
-                                        expires=now + timedelta(seconds=conf.challenge_seconds()))
+    with transaction.atomic():
+        # A new challenge of the same player replaces the one still waiting, so that the
+        # challenged player's list holds one line per challenger.
+        LiveChallenge.objects.filter(challenger=challenger, challenged=target,
+                                     status=LiveChallenge.Status.PENDING).update(
+            status=LiveChallenge.Status.CANCELLED)
+        return LiveChallenge.objects.create(challenger=challenger, challenged=target, game=deck_version.deck.game,
+                                            deck_version=deck_version,
+                                            expires=now + timedelta(seconds=conf.challenge_seconds()))
 
 
 def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version: DeckVersion | None = None,

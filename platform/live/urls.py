@@ -15,6 +15,7 @@ api_patterns = [
     path("queue/", api.Queue.as_view(), name="queue"),
     path("bot/", api.PlayBot.as_view(), name="bot"),
     path("challenges/", api.Challenges.as_view(), name="challenges"),
+    path("challenges/waiting/", api.ChallengesWaiting.as_view(), name="challenges-waiting"),
     path("challenges/<int:challenge_id>/", api.ChallengeAnswer.as_view(), name="challenge"),
 ]
 

@@ -14,14 +14,18 @@ from live.models import LiveMatch
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    """Matches being played now, and for a signed-in player: queue, bots and challenges."""
+    """Matches being played now, and for a signed-in player: the challenges made to and by
+    them (answered here even without a deck), queue, bots and challenging a player."""
     context = {
         "live_now": selectors.live_now(30),
         "finished": selectors.recent_finished(10),
         "bots": bot_specs(),
     }
     if request.user.is_authenticated:
-        context["decks"] = list(Deck.objects.filter(owner=request.user, archived=False).order_by("game", "name"))
+        decks = list(Deck.objects.filter(owner=request.user, archived=False).order_by("game", "name"))
+        context["decks"] = decks
+        # For answering a challenge with a deck of its game (static/live/lobby.js).
+        context["deck_choices"] = [{"id": d.pk, "name": d.name, "game": d.game} for d in decks]
         context["active"] = selectors.active_match_of(user=request.user)
     return render(request, "live/index.html", context)
 
