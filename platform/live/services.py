@@ -5,7 +5,7 @@ Every move of a live match, a person's or a bot's, goes through one door,
 live match row (``select_for_update``), rebuilds or loads the engine state, checks the
 seat and the action with the engine, appends the action to the log, runs the clocks, and
 **after commit** sends every seat its own view and the spectators the public view through
-the channel layer, and enqueues the next bot decision on the ``matches`` queue. An
+the channel layer, and enqueues the next bot decision on the ``live`` queue. An
 illegal or malformed move raises :class:`LiveError` and changes nothing.
 
 Clocks: every seat has a time bank (``LiveSeat.remaining_ms``) that runs while the seat is
@@ -580,7 +580,7 @@ def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events
         if deadline is not None:
             seconds = (deadline - timezone.now()).total_seconds()
             if seconds < CHECK_HORIZON_SECONDS:
-                _enqueue(CHECK_CLOCK, [match_id], countdown=max(0.0, seconds) + 0.25, queue="periodic")
+                _enqueue(CHECK_CLOCK, [match_id], countdown=max(0.0, seconds) + 0.25)
 
     transaction.on_commit(send)
 
@@ -655,7 +655,7 @@ def broadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         logger.exception("could not broadcast a live view")
 
 
-def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queue: str = "matches") -> None:
+def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queue: str = "live") -> None:
     from config.celery import app
 
     try:
