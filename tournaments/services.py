@@ -144,16 +144,8 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
             if reserved in params:
                 errors.setdefault("params", []).append(f"'{reserved}' is set by the platform and cannot be chosen")
         if "params" not in errors and game in Tournament.Game.values:
-            # The engine checks the parameters exactly as it will for every game: its own
-            # check_params where the engine has it, else by setting up a game with them.
-            engine_game = engine_games[game]
             try:
-                if hasattr(engine_game, "check_params"):
-                    engine_game.check_params(dict(params))
-                else:
-                    decks = list(engine_game.starter_decks().values())
-                    seats = per_game if "players_per_game" not in errors else engine_game.min_seats
-                    engine_game.new_match([decks[i % len(decks)] for i in range(seats)], 1, dict(params))
+                engine_games[game].check_params(dict(params))
             except ValueError as exc:
                 errors["params"] = [str(exc)]
     third = bool(clean.get("third_place"))

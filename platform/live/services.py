@@ -31,7 +31,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -46,7 +45,6 @@ from engine.runner import Observation
 from live import conf, engine_state
 from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
-from matches.models import Match, MatchSeat
 
 logger = logging.getLogger(__name__)
 
@@ -174,8 +172,8 @@ def live_create(
 
     now = timezone.now()
     with transaction.atomic():
-        match = _create_match_row(game=game.name, specs=specs, created_by=created_by, seed=seed,
-                                  params=clean_params, now=now)
+        match = match_services.match_create_live(created_by=created_by, deck_versions=[s.deck_version for s in specs],
+                                                 pilots=[s.bot or HUMAN for s in specs], params=clean_params, seed=seed)
         live = LiveMatch.objects.create(match=match, game=game.name, initial_ms=initial_ms,
                                         increment_ms=increment_ms, spectator_delay=spectator_delay)
         to_act = set(state.to_act())
@@ -190,30 +188,6 @@ def live_create(
         engine_state.remember(match.pk, 0, state)
         _after_commit(live, rows, state)
     return live
-
-
-def _create_match_row(*, game: str, specs: Sequence[SeatSpec], created_by, seed: int, params: dict, now) -> Match:
-    pilots = [s.bot or HUMAN for s in specs]
-    versions = [s.deck_version for s in specs]
-    create_live = getattr(match_services, "match_create_live", None)
-    if create_live is not None:
-        return create_live(created_by=created_by, deck_versions=versions, pilots=pilots, params=params, seed=seed)
-    extra: dict[str, Any] = {}
-    field_names = {f.name for f in Match._meta.get_fields()}
-    if "seed_commitment" in field_names:
-        from matches import fairness
-
-        salt = fairness.new_salt()
-        extra.update(seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt))
-    # Running under the lease owner "live" with no expiry: the matches sweeper and
-    # match_claim leave it alone, and no run_match is ever sent for it.
-    match = Match.objects.create(game=game, kind=Match.Kind.LIVE, status=Match.Status.RUNNING, best_of=1, seed=seed,
-                                 params=params, created_by=created_by, started=now, lease_owner="live",
-                                 lease_expires=None, **extra)
-    MatchSeat.objects.bulk_create(
-        [MatchSeat(match=match, seat=i, deck_version=v, pilot=p) for i, (v, p) in enumerate(zip(versions, pilots,
-                                                                                                strict=True))])
-    return match
 
 
 # --------------------------------------------------------------------------- moves
@@ -668,18 +642,10 @@ def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queu
 
 
 def rating_of(*, user, game: str) -> float:
-    """The player's rating in the human pool of the ladder when the ladder is installed
-    and offers one (``ladder.selectors.human_rating(user_id=, game=)``), else 0."""
-    if not apps.is_installed("ladder"):
-        return 0.0
-    try:
-        from ladder import selectors as ladder_selectors
+    """The player's rating in the human pool of the ladder (``ladder.selectors.human_rating``)."""
+    from ladder import selectors as ladder_selectors
 
-        lookup = getattr(ladder_selectors, "human_rating", None)
-        return float(lookup(user_id=user.pk, game=game) or 0.0) if lookup else 0.0
-    except Exception:
-        logger.exception("could not read the ladder rating of %s", user)
-        return 0.0
+    return float(ladder_selectors.human_rating(user_id=user.pk, game=game))
 
 
 def _own_deck(user, deck_version: DeckVersion, field: str = "deck") -> None:

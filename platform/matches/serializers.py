@@ -138,12 +138,11 @@ def param_ranges() -> dict[str, str]:
 
     out: dict[str, str] = {}
     for name in games:
-        specs = getattr(games[name], "param_specs", lambda: {})()
         listed = []
-        for spec in specs.values():
-            if not getattr(spec, "organiser", True):
+        for spec in games[name].param_specs().values():
+            if not spec.organiser:
                 continue
-            if getattr(spec, "choices", None):
+            if spec.choices:
                 listed.append(f"{spec.name} ({'|'.join(spec.choices)}, default {spec.default})")
             else:
                 listed.append(f"{spec.name} ({spec.minimum}..{spec.maximum}, default {spec.default})")
