@@ -76,8 +76,35 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
         "players": players_json(rows),
         "server_time": int(now.timestamp() * 1000),
         "outcome": live.outcome if live.is_over else None,
+        "result": result_json(live, rows, seat) if live.is_over else None,
     }
     return payload
+
+
+def result_json(live: LiveMatch, rows: Sequence[LiveSeat], seat: int | None) -> dict[str, Any]:
+    """What the end of the match means for ``seat`` beyond the outcome (public data only):
+    its rating change when the match was rated (``None`` until it is recorded, or when it
+    is not rated), and how to ask for a rematch with the same deck (against the same bot,
+    or a challenge to the one human opponent). Spectators get neither."""
+    row = next((r for r in rows if r.seat == seat), None) if seat is not None else None
+    if row is None or row.user_id is None:
+        return {"rating": None, "rematch": None}
+    from ladder.models import Pool, RatingChange
+
+    change = (RatingChange.objects.filter(match_id=live.match_id, rating__player_id=row.user_id,
+                                          rating__pool=Pool.HUMANS).first())
+    rating = None if change is None else {
+        "before": round(change.ordinal_before, 1), "after": round(change.ordinal, 1),
+        "change": round(change.ordinal - change.ordinal_before, 1)}
+    others = [r for r in rows if r.seat != row.seat]
+    rematch: dict[str, Any] | None = {"deck": row.deck_version.deck_id, "seats": len(rows)}
+    if others and all(r.user_id is None for r in others) and len({r.bot for r in others}) == 1:
+        rematch["bot"] = others[0].bot
+    elif len(others) == 1 and others[0].user_id is not None:
+        rematch["username"] = _seat_name(others[0])
+    else:
+        rematch = None
+    return {"rating": rating, "rematch": rematch}
 
 
 def live_get(*, match_id: int) -> LiveMatch:

@@ -46,7 +46,7 @@ function shownSeats(ctx) {
 
 function cardList(cards, empty = "none") {
   if (!cards || !cards.length) return el("span", { class: "muted" }, empty);
-  return el("ul", { class: "card-chips" }, cards.map((card) => el("li", { class: "chip", title: card.text ?? null }, card.name)));
+  return el("ul", { class: "card-chips" }, cards.map((card) => el("li", { class: "chip", title: card.text ?? null, "data-card-id": card.id ?? null }, card.name)));
 }
 
 // A stat's label names a rules term where there is one ("Conquest Pool", "Dominion"):
@@ -91,14 +91,16 @@ function conquestUnit(ctx, unit, location, seat) {
     // The owner's own view names a face-down card; show it when that seat's cards are shown.
     const ownView = shownSeats(ctx).includes(seat) ? ctx.views[String(seat)] : null;
     const own = ownView?.locations?.find((loc) => loc.number === location.number)?.units?.[seat];
-    return el("div", { class: "unit unit-face-down", title: "Face down" },
+    return el("div", { class: "unit unit-face-down", title: "Face down", "data-card-id": own?.id ?? null },
       el("span", { class: "unit-name" }, own?.name ? own.name : "Face-down card"),
       el("span", { class: "unit-tags" }, el("span", { class: "unit-tag" }, "face down")));
   }
   const badges = [unit.muted ? "Muted" : null, unit.plagued ? "Plagued" : null].filter(Boolean);
-  return el("div", { class: `unit unit-revealed${unit.plagued ? " unit-plagued" : ""}${unit.muted ? " unit-muted" : ""}` },
+  return el("div", { class: `unit unit-revealed${unit.plagued ? " unit-plagued" : ""}${unit.muted ? " unit-muted" : ""}`,
+    "data-card-id": unit.id ?? null },
     el("span", { class: "unit-name" }, unit.name),
-    el("span", { class: "unit-cq", title: `printed CQ ${unit.printed_cq}; counts ${unit.counts}` }, `CQ ${unit.cq}`),
+    el("span", { class: "unit-cq", title: `Conquest value: printed CQ ${unit.printed_cq}; counts ${unit.counts}` },
+      el("abbr", { title: "Conquest value" }, "CQ"), ` ${unit.cq}`),
     badges.length ? el("span", { class: "unit-tags" }, badges.map((b) => el("span", { class: "unit-tag" }, b))) : null);
 }
 
@@ -123,7 +125,7 @@ function renderConquest(container, ctx) {
         stat("Deck", p.deck_count),
         stat("Discard", p.discard.length)),
       el("p", { class: "celestial" }, el("span", { class: "stat-label", "data-term": "Celestial" }, "Celestial "),
-        el("strong", {}, p.celestial?.name ?? "—"), p.celestial_played ? el("span", { class: "unit-tag" }, "played") : null),
+        el("strong", { "data-card-id": p.celestial?.id ?? null }, p.celestial?.name ?? "—"), p.celestial_played ? el("span", { class: "unit-tag" }, "played") : null),
       el("div", { class: "zone" }, el("span", { class: "stat-label", "data-term": "Upload Zone" }, "Upload Zone"), cardList(p.uploads, "empty")),
       hand ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(hand, "empty")) : null);
   }));
@@ -164,14 +166,21 @@ const FRONTS = ["left", "center", "right"];
 function tfUnit(unit) {
   if (!unit) return el("div", { class: "unit unit-empty" }, "—");
   const statuses = Object.entries(unit.statuses ?? {}).filter(([, n]) => n).map(([name, n]) => `${titleCase(name)} ${n}`);
-  return el("div", { class: `unit unit-revealed${unit.ready ? "" : " unit-exhausted"}`, title: unit.text ?? null },
+  // Every number is labelled (PWR Power, VIT Vitality left, PRE Presence, ARM Armor).
+  const figure = (short, label, value) => el("span", { class: "unit-stat", title: `${label} ${value}` },
+    el("abbr", { title: label }, short), " ", el("b", {}, value));
+  return el("div", { class: `unit unit-revealed${unit.ready ? "" : " unit-exhausted"}`, title: unit.text ?? null,
+    "data-card-id": unit.id ?? null },
     el("span", { class: "unit-name" }, unit.name),
-    el("span", { class: "unit-stats" }, `${unit.power}/${unit.vitality - unit.damage}`,
+    el("span", { class: "unit-stats" }, figure("PWR", "Power", unit.power),
+      figure("VIT", "Vitality left", unit.vitality - unit.damage),
       unit.damage ? el("span", { class: "muted" }, ` (${unit.damage} dmg)`) : null),
-    el("span", { class: "unit-meta" }, `Presence ${unit.presence}${unit.armor ? ` · Armor ${unit.armor}` : ""}`),
+    el("span", { class: "unit-meta" }, figure("PRE", "Presence", unit.presence),
+      unit.armor ? figure("ARM", "Armor", unit.armor) : null),
     el("span", { class: "unit-tags" }, [...(unit.keywords ?? []), ...statuses, unit.ready ? null : "Exhausted"]
       .filter(Boolean).map((k) => el("span", { class: "unit-tag" }, k))),
-    unit.attachments?.length ? el("span", { class: "unit-attach" }, `+ ${unit.attachments.map((a) => a.name).join(", ")}`) : null);
+    unit.attachments?.length ? el("span", { class: "unit-attach" }, "+ ",
+      unit.attachments.flatMap((a, i) => [i ? ", " : null, el("span", { "data-card-id": a.id ?? null }, a.name)])) : null);
 }
 
 function tfPlayer(ctx, p, view) {
@@ -180,7 +189,8 @@ function tfPlayer(ctx, p, view) {
   return el("section", { class: `tf-player seat-${p.seat}${view.to_act.includes(p.seat) ? " acting" : ""}`, "data-seat": p.seat },
     el("h3", {}, seatLabel(ctx, p.seat), view.initiative === p.seat ? el("span", { class: "unit-tag" }, "Initiative") : null,
       p.passed ? el("span", { class: "unit-tag" }, "Passed") : null),
-    el("p", { class: "leader", title: p.leader.text }, el("span", { class: "stat-label" }, "Leader "), el("strong", {}, p.leader.name),
+    el("p", { class: "leader", title: p.leader.text }, el("span", { class: "stat-label" }, "Leader "),
+      el("strong", { "data-card-id": p.leader.id ?? null }, p.leader.name),
       p.leader.used ? el("span", { class: "unit-tag" }, "used") : null),
     el("div", { class: "stat-row" },
       stat("Integrity", p.integrity),
@@ -211,7 +221,11 @@ function timeline(view) {
 
 function renderTempoFront(container, ctx) {
   const view = baseView(ctx);
-  const [near, far] = [view.players[0], view.players[1]];
+  // ctx.bottom (default seat 0) is the seat drawn at the bottom: a player sees their own side near them.
+  const bottom = ctx.bottom === 1 ? 1 : 0;
+  const [near, far] = [view.players[bottom], view.players[1 - bottom]];
+  const rowOf = (seat, front, row) => el("div", { class: `row seat-${seat}`, "data-row": row },
+    el("span", { class: "slot-seat" }, `S${seat} ${titleCase(row)}`), tfUnit(view.board[seat][front][row]));
   const header = el("div", { class: "board-header" },
     stat("Cycle", view.cycle),
     stat("Phase", titleCase(view.phase)),
@@ -220,16 +234,17 @@ function renderTempoFront(container, ctx) {
   const fronts = el("div", { class: "tf-fronts" }, FRONTS.map((front) => el("section", { class: "front", "data-front": front },
     el("h4", {}, `${titleCase(front)} Front`,
       el("span", { class: "muted" }, ` Presence ${view.presence[front][0]} : ${view.presence[front][1]}`)),
-    el("div", { class: "row seat-1", "data-row": "support" }, el("span", { class: "slot-seat" }, "S1 Support"), tfUnit(view.board[1][front].support)),
-    el("div", { class: "row seat-1", "data-row": "vanguard" }, el("span", { class: "slot-seat" }, "S1 Vanguard"), tfUnit(view.board[1][front].vanguard)),
+    rowOf(1 - bottom, front, "support"),
+    rowOf(1 - bottom, front, "vanguard"),
     el("div", { class: "row site", "data-row": "site" }, el("span", { class: "slot-seat" }, "Site"),
       view.sites[front]
-        ? el("div", { class: `unit unit-site seat-${view.sites[front].owner}`, title: view.sites[front].text },
+        ? el("div", { class: `unit unit-site seat-${view.sites[front].owner}`, title: view.sites[front].text,
+          "data-card-id": view.sites[front].id ?? null },
           el("span", { class: "unit-name" }, view.sites[front].name),
           el("span", { class: "unit-meta" }, `Seat ${view.sites[front].owner} · Presence ${view.sites[front].presence}`))
         : el("div", { class: "unit unit-empty" }, "—")),
-    el("div", { class: "row seat-0", "data-row": "vanguard" }, el("span", { class: "slot-seat" }, "S0 Vanguard"), tfUnit(view.board[0][front].vanguard)),
-    el("div", { class: "row seat-0", "data-row": "support" }, el("span", { class: "slot-seat" }, "S0 Support"), tfUnit(view.board[0][front].support)))));
+    rowOf(bottom, front, "vanguard"),
+    rowOf(bottom, front, "support"))));
   // The chain is part of a game in progress: once the game is over it leaves the board.
   const chain = view.chain?.length && !(ctx.final && ctx.outcome)
     ? el("div", { class: "response-window" }, el("strong", { "data-term": "Chain" }, "Chain"),

@@ -8,6 +8,7 @@ app_name = "cards"
 
 urlpatterns = [
     path("", views.card_index, name="index"),
+    path("<slug:game>/text.json", views.card_texts, name="texts"),
     path("<slug:game>/<slug:card_id>/", views.card_detail, name="detail"),
     path("<slug:game>/<slug:card_id>/art.svg", views.card_art, name="art"),
 ]

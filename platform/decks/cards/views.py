@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
@@ -85,3 +86,29 @@ def card_detail(request: HttpRequest, game: str, card_id: str) -> HttpResponse:
             "rules_terms": terms_used_by(game=game, card_type=card.type, keywords=card.keywords, text=card.text),
         },
     )
+
+
+#: How long a game's card texts may be kept: an hour (they change only with an engine
+#: release, and the live board asks once per page).
+TEXTS_MAX_AGE = 3600
+
+
+@require_safe
+@cache_control(public=True, max_age=TEXTS_MAX_AGE)
+def card_texts(request: HttpRequest, game: str) -> JsonResponse:
+    """``/cards/<game>/text.json``: every card of one game's public pool as the live board
+    shows it (name, type line, costs, stats, keywords, rules text, art URL, page URL),
+    keyed by card id. Bounded by the pool (about 80 cards); 404 for an unknown game."""
+    if game not in GAME_TITLES:
+        raise Http404(f"no game '{game}'; choose one of: {', '.join(GAME_TITLES)}")
+    cards = {
+        face.id: {
+            "id": face.id, "name": face.name, "type": face.type, "type_line": face.type_line,
+            "costs": [{"key": f.key, "label": f.label, "value": f.display} for f in face.costs],
+            "stats": [{"key": f.key, "label": f.label, "short": f.short, "value": f.display} for f in face.stats],
+            "keywords": list(face.keywords), "text": face.text, "art": face.art_url,
+            "url": reverse("cards:detail", args=[face.game, face.id]),
+        }
+        for face in card_search(game=game)
+    }
+    return JsonResponse({"game": game, "cards": cards})

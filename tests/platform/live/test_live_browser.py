@@ -1,6 +1,7 @@
 """The live board in Chromium: two players queue from /live/, get matched and play a
-TempoFront match to the end by clicking the actions the server offers, one reloads
-mid-match and finds the same board, and a spectator never sees a hand."""
+TempoFront match to the end by clicking the actions the server offers in the list of all
+choices (the keyboard and screen-reader fallback of the board), one reloads mid-match and
+finds the same board, and a spectator never sees a hand nor a choices panel."""
 
 from __future__ import annotations
 
@@ -89,6 +90,10 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
     pages["carol"].locator("[data-live-match][data-index]").wait_for(timeout=20_000)
     assert "watching" in pages["carol"].locator(".eyebrow").inner_text().lower()
 
+    # The list of every choice is folded under the board's own controls: open it.
+    for name in ("alice", "bob"):
+        pages[name].evaluate("document.querySelector('[data-all-choices]').open = true")
+    assert pages["carol"].locator("[data-actions-panel], [data-all-choices]").count() == 0
     rng = random.Random(5)
     clicks = 0
     reloaded = False
@@ -112,13 +117,16 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
             before_index, before_hand = index_of(page), page.locator("[data-hand]").inner_text()
             page.reload()
             page.locator("[data-live-match][data-index]").wait_for(timeout=20_000)
+            page.evaluate("document.querySelector('[data-all-choices]').open = true")
             assert index_of(page) == before_index
             assert page.locator("[data-hand]").inner_text() == before_hand
             assert page.locator("[data-log] li").count() >= 12
         # The spectator sees no hand, ever.
         assert pages["carol"].locator("[data-hand]").count() == 0
-        hands = pages["alice"].locator("[data-hand] .chip").all_inner_texts()
-        hands += pages["bob"].locator("[data-hand] .chip").all_inner_texts()
+        hands = pages["alice"].locator("[data-hand] .hand-card").evaluate_all(
+            "cards => cards.map(c => c.dataset.cardName)")
+        hands += pages["bob"].locator("[data-hand] .hand-card").evaluate_all(
+            "cards => cards.map(c => c.dataset.cardName)")
         board = pages["carol"].locator("[data-board]").inner_text()
         public_view = json.dumps(json.loads(spectator_frames[-1]).get("view", {})) if spectator_frames else ""
         for name in hands:
@@ -126,7 +134,9 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
                 continue  # another copy is on the board or in a discard pile
             assert name not in board
     for name in ("alice", "bob"):
-        pages[name].locator("[data-actions]").filter(has_text="The match is over").wait_for(timeout=20_000)
+        pages[name].locator("[data-final]").filter(has_text="You ").wait_for(timeout=20_000)
+    finals = {name: pages[name].locator("[data-final]").inner_text() for name in ("alice", "bob")}
+    assert sorted(text.split(" by ")[0].split(" on ")[0] for text in finals.values()) == ["You lost", "You won"], finals
     pages["carol"].wait_for_function("document.querySelector('[data-live-match]').dataset.state === 'done'",
                                      timeout=20_000)
     assert all('"hand"' not in frame for frame in spectator_frames)
@@ -163,6 +173,7 @@ def test_a_player_plays_conquest_against_a_bot_through_placement_and_a_response_
     page.context.add_cookies([{"name": "sessionid", "value": cookie, "url": asgi_server.origin}])
     page.goto(asgi_server.url(f"/live/{match_id}/"))
     page.locator("[data-live-match][data-index]").wait_for(timeout=30_000)
+    page.evaluate("document.querySelector('[data-all-choices]').open = true")
     rng = random.Random(2)
     placements = responses = 0
     for _ in range(400):
@@ -176,9 +187,13 @@ def test_a_player_plays_conquest_against_a_bot_through_placement_and_a_response_
             # so that a bot's move redrawing the board cannot interleave.
             page.evaluate("""(seed) => {
                 let x = seed;
-                for (const select of document.querySelectorAll("[data-placement] select")) {
+                const numbers = [...document.querySelectorAll("[data-placement] select")].map(s => s.dataset.location);
+                for (const n of numbers) {
+                    // Each choice redraws the lists: find the Location's list again.
+                    const select = document.querySelector(`[data-placement] select[data-location="${n}"]`);
                     x = (x * 1103515245 + 12345) % 2147483648;
                     select.selectedIndex = x % select.options.length;
+                    select.dispatchEvent(new Event("change"));
                 }
                 document.querySelector("[data-confirm-placement]")?.click();
             }""", rng.randrange(1, 10_000))
@@ -195,5 +210,5 @@ def test_a_player_plays_conquest_against_a_bot_through_placement_and_a_response_
             " || document.querySelector('[data-live-match]').dataset.state === 'done'", timeout=60_000)
     assert state_of(page) == "done", "the match did not end"
     assert placements > 0 and responses > 0, (placements, responses)
-    page.locator("[data-actions]").filter(has_text="The match is over").wait_for(timeout=20_000)
+    page.locator("[data-final]").filter(has_text="You ").wait_for(timeout=20_000)
     screenshot(page, "live-conquest-finished")

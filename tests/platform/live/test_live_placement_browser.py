@@ -87,8 +87,8 @@ def test_placement_offers_only_placeable_cards_once_each_and_places_them_as_plan
 
     # Keep the hand and pass the Celestial phase (the bot decides on the worker meanwhile).
     form = page.locator("[data-placement] [data-confirm-placement]")
-    choices = page.locator("[data-actions] button[data-action='{\"kind\":\"keep\"}']:not([disabled]), "
-                           "[data-actions] button[data-action='{\"kind\":\"pass\"}']:not([disabled])")
+    choices = page.locator("[data-bar] button[data-choice='{\"kind\":\"keep\"}']:not([disabled]), "
+                           "[data-bar] button[data-choice='{\"kind\":\"pass\"}']:not([disabled])")
     for _ in range(200):
         if form.is_visible():
             break
@@ -100,8 +100,10 @@ def test_placement_offers_only_placeable_cards_once_each_and_places_them_as_plan
         else:
             page.wait_for_timeout(250)
     assert form.is_visible(), "no placement decision was reached"
+    # The plan is made on the board; the same choices are offered as lists (for keyboards).
+    page.locator("[data-placement-lists] summary").click()
 
-    names = page.locator("[data-hand='0'] .chip").all_inner_texts()
+    names = page.locator("[data-hand='0'] .hand-card").evaluate_all("cards => cards.map(c => c.dataset.cardName)")
     by_name = {card.name: card for card in POOL}
     hand = [by_name[name] for name in names]
     unplaceable = {card.id for card in hand if card.type != "unit"}
@@ -120,8 +122,21 @@ def test_placement_offers_only_placeable_cards_once_each_and_places_them_as_plan
     for card_id in unplaceable:
         assert BY_ID[card_id].name not in texts
 
-    # A single card chosen for Location 1 leaves the other Locations' choices.
-    page.locator('[data-placement] select[data-location="1"]').select_option(SINGLE)
+    # On the board: a Fragment or a Lightspeed card in hand cannot be chosen; a unit lights
+    # every Location that takes it, and a click on one puts it there, in the plan.
+    for card_id in unplaceable:
+        assert page.locator(f'[data-hand] .hand-card[data-card-id="{card_id}"]').first.get_attribute(
+            "aria-disabled") == "true"
+    page.locator(f'[data-hand] .hand-card[data-card-id="{SINGLE}"]').click()
+    lit = page.locator("[data-board] section.location.lb-target").evaluate_all(
+        "nodes => nodes.map(n => Number(n.dataset.location))")
+    assert lit == [1, 2, 3, 4], lit
+    page.locator('[data-board] section.location[data-location="1"]').click()
+    assert page.locator("[data-placement-summary]").inner_text().startswith("Location 1: Starlit Sentinel;")
+    # Its only copy is planned: it lights no Location any more, and the lists agree.
+    assert page.locator(f'[data-hand] .hand-card.planned[data-card-id="{SINGLE}"]').count() == 1
+    assert page.locator(f'[data-hand] .hand-card.playable:not(.planned)[data-card-id="{SINGLE}"]').count() == 0
+    assert page.locator('[data-placement] select[data-location="1"]').input_value() == SINGLE
     for location in (2, 3, 4):
         assert SINGLE not in options_at(page, location)
     assert SINGLE in options_at(page, 1)
