@@ -134,11 +134,14 @@ function clickPlace(place) {
 
 // Places on the board are made clickable and keyboard-operable by marking them; one
 // delegated listener serves them all (the board is redrawn on every view).
+// The words of the action are added to the place's own text (hidden from sight), so that a
+// screen reader announces what is there and what a click does.
 function markPlace(node, { label, onPick, kind }) {
   node.classList.add(kind);
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
-  node.setAttribute("aria-label", label);
+  node.querySelector(":scope > .lb-words")?.remove();
+  node.append(el("span", { class: "visually-hidden lb-words" }, `: ${label}`));
   node.dataset.pick = "1";
   node._pick = onPick;
 }
@@ -291,7 +294,7 @@ function drawPlacementPanel() {
   const view = current.view;
   if (!placementMode()) {
     const mine = view?.placing;
-    if (placing.sending && current.status === "active") {
+    if (placing.sending && !mine?.confirmed && current.status === "active") {
       panel.replaceChildren(el("p", { class: "placement-summary", "data-placing": true },
         el("strong", {}, "Placing: "), planText(placingLocations())));
       panel.hidden = false;
@@ -621,7 +624,11 @@ function draw(payload) {
   if (!payload.placement) {
     // The placement is over (or not started): forget the plan once it has gone through.
     if (placing.sending && !payload.legal.length) placing.waiting = null;
-    if (!payload.legal.some((a) => a.kind === "place")) placing = { picks: {}, sending: false, waiting: null, location: null };
+    // (A view without choices during the placement, while another seat's move is applied,
+    // keeps the plan being made.)
+    if (!payload.legal.some((a) => a.kind === "place") && payload.view?.phase !== "placement") {
+      placing = { picks: {}, sending: false, waiting: null, location: null };
+    }
   } else if (!placing.sending) {
     // A new placement (another Battle) starts from an empty plan.
     const first = payload.placement.locations[0].location;

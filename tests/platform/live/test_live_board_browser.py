@@ -24,6 +24,13 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[3]
 AXE = ROOT / "tests" / "assets" / "axe.min.js"
 LIVE = "[data-live-match]"
+ARTIFACTS = ROOT / "artifacts"
+
+
+def view_shot(page, name: str) -> None:
+    """The screen as the player sees it (the fixture's screenshots are whole pages)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-screen.png"))
 
 
 def bot_match(game: str, bot: str, seed: int) -> tuple[int, str]:
@@ -213,6 +220,7 @@ def play_whole_match(page, game: str, width: int, screenshot, rng: random.Random
             if width < 600:
                 assert_fits_phone(page)
             screenshot(page, f"live-board-{game}-{width}-mid")
+            view_shot(page, f"live-board-{game}-{width}-mid")
     assert state_of(page) == "done", "the match did not end"
     return played
 
@@ -256,7 +264,11 @@ def test_a_whole_tempofront_match_against_a_bot_is_played_on_the_board(
     # Most moves went through the board; keep/mulligan/pass and the like through the bar.
     assert played.board >= 5 and played.board > played.buttons // 3, vars(played)
     check_result(page, width)
+    found = axe_problems(page)
+    assert found == [], json.dumps(found, indent=2)
     screenshot(page, f"live-board-tempofront-{width}-end")
+    page.evaluate("window.scrollTo(0, 0)")
+    view_shot(page, f"live-board-tempofront-{width}-end")
     assert errors == []
 
 
@@ -283,8 +295,64 @@ def test_a_whole_conquest_match_against_a_bot_is_played_on_the_board(
                 if width < 600:
                     assert_fits_phone(page)
                 screenshot(page, f"live-board-conquest-{width}-mid")
+                view_shot(page, f"live-board-conquest-{width}-mid")
     assert state_of(page) == "done", "the match did not end"
     assert played.placements >= 2 and played.planned >= 2 and played.dragged >= (1 if width > 600 else 0), vars(played)
     check_result(page, width)
+    found = axe_problems(page)
+    assert found == [], json.dumps(found, indent=2)
     screenshot(page, f"live-board-conquest-{width}-end")
+    page.evaluate("window.scrollTo(0, 0)")
+    view_shot(page, f"live-board-conquest-{width}-end")
     assert errors == []
+
+
+def axe_problems(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"], "targets": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_axe_finds_no_serious_problem_on_the_live_page_while_a_card_is_chosen(
+        tempofront_vs_bot, asgi_server, celery_worker_process, browser_page):
+    match_id, cookie = tempofront_vs_bot
+    page = browser_page
+    for width in (1400, 390):
+        errors = open_match(page, asgi_server, match_id, cookie, width)
+        keep = page.locator("[data-bar] button[data-choice]").first
+        keep.wait_for(timeout=30_000)
+        found = axe_problems(page)
+        assert found == [], json.dumps(found, indent=2)
+        if width == 1400:
+            # Keep the hand, then choose a card so that places light up on the board.
+            playable = page.locator(".hand-card.playable")
+            for _ in range(100):
+                if playable.count():
+                    break
+                buttons = page.locator("[data-bar] button[data-choice]:not([disabled])")
+                if buttons.count():
+                    before = index_of(page)
+                    try_click(buttons.first)  # keep, then pass until a card can be played
+                    wait_after_act(page, before)
+                else:
+                    page.wait_for_timeout(200)
+            playable.first.click()
+            page.locator("[data-board] .lb-target").first.wait_for(timeout=5_000)
+            # The lit places are buttons with words for a screen reader.
+            target = page.locator("[data-board] .lb-target").first
+            assert target.get_attribute("role") == "button" and target.get_attribute("tabindex") == "0"
+            words = target.locator(".lb-words").inner_text()
+            card = page.locator(".hand-card.selected").get_attribute("data-card-name")
+            assert card in words, (card, words)
+            found = axe_problems(page)
+            assert found == [], json.dumps(found, indent=2)
+        assert errors == []
+    # A spectator (signed out) sees the board and the events, and no hand nor choices.
+    watcher = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    watcher.goto(asgi_server.url(f"/live/{match_id}/"))
+    watcher.locator(f"{LIVE}[data-index]").wait_for(timeout=30_000)
+    assert watcher.locator("[data-actions-panel], [data-hand], [data-all-choices]").count() == 0
+    found = axe_problems(watcher)
+    assert found == [], json.dumps(found, indent=2)

@@ -31,7 +31,8 @@ def rated_decks(django_db_setup, django_db_blocker) -> None:
     with django_db_blocker.unblock():
         owners = [User.objects.create_user(name, password=f"pw-{name}-123") for name in ("alice", "bob", "carol")]
         names = ["Alice Tempo", "Bob's Extraordinarily Long Stone Dominion Deck", "Carol Tempo"]
-        made = [helpers.make_deck(owner, index=i, name=name) for i, (owner, name) in enumerate(zip(owners, names))]
+        made = [helpers.make_deck(owner, index=i, name=name)
+                for i, (owner, name) in enumerate(zip(owners, names, strict=True))]
         for _ in range(3):
             helpers.finish([made[0], made[1]], [1, 2])
             helpers.finish([made[1], made[2]], [1, 2])
