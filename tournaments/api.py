@@ -28,6 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.api import ErrorSerializer
+from tournaments import formats
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import can_create_tournament, can_see_decklists, can_view_tournament
 from tournaments.selectors import entry_list, pairing_rows, standings_rows, tournament_get, tournament_list
@@ -44,7 +45,7 @@ from tournaments.services import tournament_create, tournament_drop, tournament_
 
 FILTERS = [
     OpenApiParameter("game", OpenApiTypes.STR, enum=Tournament.Game.values),
-    OpenApiParameter("format", OpenApiTypes.STR, enum=Tournament.Format.values),
+    OpenApiParameter("format", OpenApiTypes.STR, enum=[f.key for f in formats.all_formats()]),
     OpenApiParameter("state", OpenApiTypes.STR, enum=Tournament.State.values),
 ]
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer,
@@ -68,7 +69,7 @@ class FormatIsAFilter(DefaultContentNegotiation):
 def list_filters(params) -> dict:
     errors: dict[str, list[str]] = {}
     out: dict = {}
-    for name, choices in (("game", Tournament.Game.values), ("format", Tournament.Format.values),
+    for name, choices in (("game", Tournament.Game.values), ("format", [f.key for f in formats.all_formats()]),
                           ("state", Tournament.State.values)):
         value = params.get(name, "").strip()
         if value:

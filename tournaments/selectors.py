@@ -99,16 +99,15 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     if not tournament.has_started:
         return []
     rows: list[dict[str, Any]] = []
-    if tournament.format in (Tournament.Format.SINGLE_ELIM, Tournament.Format.DOUBLE_ELIM):
-        placings = _placings(tournament)
+    fmt = plan.format_of(tournament)
+    if not fmt.uses_tiebreaks:
+        placings = plan.placings(tournament)
         ordered = sorted(names.values(), key=lambda n: (placings.get(n["id"], 10**6), n["seed"] or 10**6))
         for position, info in enumerate(ordered, start=1):
             rows.append({"position": position, "place": placings.get(info["id"]), "entry": info})
         return rows
     table = plan.group_table(tournament)
-    placings: dict[int, int] = {}
-    if tournament.format == Tournament.Format.SWISS_CUT:
-        placings = _placings(tournament)
+    placings = plan.placings(tournament) if fmt.has_bracket else {}
     for st in table:
         row = asdict(st)
         row["tied_with"] = list(st.tied_with)
@@ -116,17 +115,6 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
         row["place"] = placings.get(st.player)
         rows.append(row)
     return rows
-
-
-def _placings(tournament: Tournament) -> dict[int, int]:
-    """Final places in the elimination stage, once its bracket is decided ({} before)."""
-    bracket = plan.bracket_of(tournament)
-    if bracket is None:
-        return {}
-    results = plan.bracket_results(tournament)
-    if not bracket.done(results):
-        return {}
-    return bracket.placings(results)
 
 
 def bracket_view(*, tournament: Tournament) -> dict[str, Any] | None:

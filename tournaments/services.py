@@ -40,7 +40,7 @@ from engine import games as engine_games
 from engine.core import Rng, seed_from
 from matches.models import Match
 from matches.services import RESERVED_PARAMS, match_challenge, match_deck_problems
-from tournaments import conf, plan
+from tournaments import conf, formats, plan
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
 from tournaments.permissions import can_drop_entry, can_manage_tournament
@@ -53,10 +53,6 @@ EDITABLE_FIELDS = (
     "min_entries", "format", "rounds", "best_of", "top_cut", "third_place", "players_per_game",
     "late_entry_rounds", "params",
 )
-#: Formats that allow entries after the start (their pairing only looks at who is there).
-LATE_ENTRY_FORMATS = (Tournament.Format.SWISS, Tournament.Format.SWISS_CUT, Tournament.Format.CONQUEST_PODS)
-#: Largest field a round robin accepts (every pair plays: n*(n-1)/2 matches).
-ROUND_ROBIN_MAX = 16
 MAX_ADVANCE_STEPS = 64
 
 
@@ -69,7 +65,8 @@ def group_name(tournament_id: int) -> str:
 
 
 def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
-    """Check an event's settings all at once; ``ValidationError`` names every bad field."""
+    """Check an event's settings all at once; ``ValidationError`` names every bad field.
+    The format settings (``formats.SETTING_NAMES``) are checked by the event's format."""
     errors: dict[str, list[str]] = {}
     clean = dict(values)
     game = clean.get("game")
@@ -82,33 +79,13 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         errors["name"] = ["a name is at most 100 characters"]
     clean["name"] = name
     clean["description"] = str(clean.get("description") or "")
-    fmt = clean.get("format")
-    if fmt not in Tournament.Format.values:
-        errors["format"] = [f"format must be one of {', '.join(Tournament.Format.values)}, not {fmt!r}"]
+    fmt = formats.find_format(clean.get("format"))
+    if fmt is None:
+        known = ", ".join(f.key for f in formats.all_formats())
+        errors["format"] = [f"format must be one of {known}, not {clean.get('format')!r}"]
     best_of = clean.get("best_of")
     if isinstance(best_of, bool) or best_of not in (1, 3, 5):
         errors["best_of"] = [f"best_of must be 1, 3 or 5, not {best_of!r}"]
-    rounds = clean.get("rounds")
-    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 30):
-        errors["rounds"] = [f"rounds must be a number from 1 to 30, or empty for the recommended number, "
-                            f"not {rounds!r}"]
-    top_cut = clean.get("top_cut") or 0
-    clean["top_cut"] = top_cut
-    if top_cut not in (0, 4, 8, 16):
-        errors["top_cut"] = [f"top_cut must be 0, 4, 8 or 16, not {top_cut!r}"]
-    elif fmt == Tournament.Format.SWISS_CUT and not top_cut:
-        errors["top_cut"] = ["a Swiss with a top cut needs top_cut 4, 8 or 16"]
-    elif fmt != Tournament.Format.SWISS_CUT and top_cut:
-        errors["top_cut"] = ["only the swiss_cut format has a top cut"]
-    per_game = clean.get("players_per_game") or 2
-    clean["players_per_game"] = per_game
-    if fmt == Tournament.Format.CONQUEST_PODS:
-        if game != Tournament.Game.CONQUEST:
-            errors["format"] = ["pods are a Conquest format"]
-        if per_game not in (3, 4):
-            errors["players_per_game"] = [f"Conquest pods seat 3 or 4 players per game, not {per_game!r}"]
-    elif per_game != 2:
-        errors["players_per_game"] = [f"the {fmt} format plays one-on-one matches: players_per_game must be 2"]
     limit = clean.get("entry_limit")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 2):
         errors["entry_limit"] = [f"entry_limit must be at least 2, or empty for no limit, not {limit!r}"]
@@ -118,15 +95,11 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         errors["min_entries"] = [f"min_entries must be at least 2, not {min_entries!r}"]
     elif isinstance(limit, int) and min_entries > limit:
         errors["min_entries"] = [f"min_entries ({min_entries}) is more than the entry limit ({limit})"]
-    if fmt == Tournament.Format.ROUND_ROBIN and (limit is None or limit > ROUND_ROBIN_MAX):
-        errors.setdefault("entry_limit", []).append(
-            f"a round robin is for small fields: set an entry limit of at most {ROUND_ROBIN_MAX}")
-    late = clean.get("late_entry_rounds") or 0
-    clean["late_entry_rounds"] = late
-    if isinstance(late, bool) or not isinstance(late, int) or late < 0:
-        errors["late_entry_rounds"] = [f"late_entry_rounds must be 0 or more, not {late!r}"]
-    elif late and fmt not in LATE_ENTRY_FORMATS:
-        errors["late_entry_rounds"] = ["late entry is only possible in Swiss and pod events"]
+    if fmt is not None:
+        format_clean, format_errors = fmt.validate(clean)
+        clean.update(format_clean)
+        for name, messages in format_errors.items():
+            errors.setdefault(name, []).extend(messages)
     starts_at = clean.get("starts_at")
     if not isinstance(starts_at, datetime):
         errors["starts_at"] = ["starts_at must be a date and time"]
@@ -148,10 +121,6 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
                 engine_games[game].check_params(dict(params))
             except ValueError as exc:
                 errors["params"] = [str(exc)]
-    third = bool(clean.get("third_place"))
-    clean["third_place"] = third
-    if third and fmt not in (Tournament.Format.SINGLE_ELIM, Tournament.Format.SWISS_CUT):
-        errors["third_place"] = ["a third-place match exists only in single elimination and top cuts"]
     if errors:
         raise ValidationError(errors)
     return clean
@@ -265,7 +234,8 @@ def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime 
             raise Conflict("You have already entered this event: drop your entry first to enter another deck.")
         late = tournament.state in (Tournament.State.RUNNING, Tournament.State.PAUSED)
         if late:
-            if tournament.format not in LATE_ENTRY_FORMATS or tournament.current_round > tournament.late_entry_rounds:
+            if (not plan.format_of(tournament).takes_late_entries
+                    or tournament.current_round > tournament.late_entry_rounds):
                 raise Conflict(f"Late entry is closed: the event is in round {tournament.current_round}"
                                + (f" and took late entries during rounds 1 to {tournament.late_entry_rounds}"
                                   if tournament.late_entry_rounds else " and takes no late entries") + ".")

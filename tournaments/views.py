@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches.views import live_updates_enabled
+from tournaments import formats, plan
 from tournaments.api import list_filters
 from tournaments.errors import Conflict
 from tournaments.forms import CancelForm, EnterForm, TournamentForm
@@ -79,7 +80,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/index.html", {
         "upcoming": upcoming, "running": running, "page_obj": finished, "filters": filters,
         "filter_errors": filter_errors, "query": query.urlencode(), "games": Tournament.Game.choices,
-        "formats": Tournament.Format.choices, "now": timezone.now(),
+        "formats": [(f.key, f.label) for f in formats.all_formats()], "now": timezone.now(),
     })
 
 
@@ -136,6 +137,7 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
     rounds = round_list(tournament=tournament)
     return {
         "tournament": tournament,
+        "event_format": plan.format_of(tournament),
         "progress": tournament_progress(tournament=tournament),
         "pairings": current,
         "rounds": rounds,
@@ -156,8 +158,11 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict:
     enter_form = None
     if request.user.is_authenticated and mine is None and not tournament.is_over:
         enter_form = EnterForm(user=request.user, game=tournament.game)
+    event_format = plan.format_of(tournament)
     return {
         "tournament": tournament,
+        "event_format": event_format,
+        "rounds_text": event_format.rounds_text(plan.settings_of(tournament), tournament.total_rounds),
         "entries": entries,
         "mine": mine,
         "enter_form": enter_form,

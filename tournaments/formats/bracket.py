@@ -9,6 +9,9 @@ the seed order, and rebuilds the bracket at will.
 Match keys: ``W<round>-<n>`` winners bracket (the only bracket of single elimination),
 ``L<round>-<n>`` losers bracket, ``GF`` grand final, ``GF-reset`` its bracket reset,
 ``3rd`` the third-place match. Rounds and match numbers count from 1.
+
+The formats played on a bracket are here too: single and double elimination, and the
+Swiss with a top cut.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .registry import EventState, Format, Step, bracket_step, finish_group, tiebreak_step
+from .swiss import Swiss
 from .types import Pairing, Result, Standing
 
 
@@ -355,3 +360,71 @@ def swiss_top_cut(table: Sequence[Standing], cut: int, *, third_place: bool = Fa
         raise ValueError(f"a top cut takes at least 2 players, not {cut}")
     top = [s.player for s in sorted(table, key=lambda s: s.position) if not s.dropped][:cut]
     return Bracket.single(top, third_place=third_place)
+
+
+class SingleElimination(Format):
+    """Single elimination of the whole field in seed order (:meth:`Bracket.single`), with
+    a third-place match when ``third_place``."""
+
+    key = "single_elim"
+    label = "Single elimination"
+    settings = ("third_place",)
+    fixed_rounds = False
+    has_bracket = True
+
+    def bracket(self, state: EventState) -> Bracket | None:
+        ids = [p.id for p in state.players]
+        if len(ids) < 2:
+            return None  # not started yet: nobody is seeded
+        return Bracket.single(ids, third_place=bool(state.settings.get("third_place")))
+
+    def next_pairings(self, state: EventState) -> Step:
+        return bracket_step(state, self.bracket(state), "elimination")
+
+
+class DoubleElimination(SingleElimination):
+    """Double elimination of the whole field (:meth:`Bracket.double`)."""
+
+    key = "double_elim"
+    label = "Double elimination"
+    settings = ()
+
+    def bracket(self, state: EventState) -> Bracket | None:
+        ids = [p.id for p in state.players]
+        if len(ids) < 2:
+            return None
+        return Bracket.double(ids)
+
+
+class SwissWithTopCut(Swiss):
+    """Swiss rounds, then a single elimination of the top ``top_cut`` (4, 8 or 16) entries
+    still in, seeded by their Swiss position; Match the Twos first decides a tie across
+    the cut line."""
+
+    key = "swiss_cut"
+    label = "Swiss with a top cut"
+    settings = ("rounds", "top_cut", "third_place", "late_entry_rounds")
+    has_bracket = True
+
+    def after_group(self, state: EventState) -> Step:
+        if state.cut_entries:
+            return bracket_step(state, self.bracket(state), "top_cut")
+        top_cut = state.settings["top_cut"]
+        table = state.standings()
+        live = [st for st in table if not st.dropped]
+        cut = min(top_cut, len(live))
+        if cut < 2:
+            return finish_group(state)
+        step = tiebreak_step(state, table, cut, "cut", f"the top-{top_cut} cut line")
+        if step is not None:
+            return step
+        entries = [st.player for st in live[:cut]]
+        step = bracket_step(state, Bracket.single(entries, third_place=bool(state.settings.get("third_place"))),
+                            "top_cut")
+        step.cut = entries
+        return step
+
+    def bracket(self, state: EventState) -> Bracket | None:
+        if not state.cut_entries:
+            return None
+        return Bracket.single(list(state.cut_entries), third_place=bool(state.settings.get("third_place")))

@@ -1,9 +1,13 @@
-"""Swiss pods for multiplayer Conquest: pods of 4 (or 3), within score groups."""
+"""Swiss pods for multiplayer Conquest: pods of 4 (or 3), within score groups; and the
+Conquest pods format (:class:`ConquestPods`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from .registry import EventState, GroupFormat, PairSpec, dropped_ids, specs
 from .swiss import History, _active
 from .types import DEFAULT_POINTS, Pairing, Player, PointsTable, Result
 
@@ -113,3 +117,39 @@ def _improve(pods: list[list[int]], history: History, reach: int = 3, passes: in
                             pod[x], q[y] = q[y], pod[x]
         if not better:
             return
+
+
+def pod_rounds(n: int, pod_size: int) -> int:
+    """Recommended pod rounds: enough for one player to stay unbeaten alone in a field of
+    ``n`` with pods of ``pod_size`` (ceil(log_pod(n))), plus one; at least 2."""
+    if n <= pod_size:
+        return 2
+    return max(2, math.ceil(math.log(n) / math.log(pod_size)) + 1)
+
+
+class ConquestPods(GroupFormat):
+    """Conquest pods (:func:`pod_pairings`): multiplayer Conquest games of 3 or 4, paired
+    like a Swiss; ``rounds`` rounds or :func:`pod_rounds`; late entries welcome."""
+
+    key = "conquest_pods"
+    label = "Conquest pods"
+    stage = "pods"
+    settings = ("rounds", "players_per_game", "late_entry_rounds")
+    seats = (3, 4)
+    takes_late_entries = True
+
+    def check(self, values: Mapping[str, Any], clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
+        # Only Conquest seats more than two players at a game.
+        if values.get("game") != "conquest":
+            errors["format"] = ["pods are a Conquest format"]
+
+    def seats_error(self, per_game: Any) -> str:
+        return f"Conquest pods seat 3 or 4 players per game, not {per_game!r}"
+
+    def rounds_for(self, field_size: int, settings: Mapping[str, Any]) -> int:
+        return settings.get("rounds") or pod_rounds(field_size, settings["players_per_game"])
+
+    def group_pairings(self, state: EventState, round_number: int) -> list[PairSpec]:
+        pairings = pod_pairings(list(state.players), state.group_results(), round_number, seed=state.seed,
+                                pod_size=state.settings["players_per_game"])
+        return specs(pairings, dropped_ids(state))

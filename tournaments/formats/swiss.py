@@ -1,13 +1,16 @@
-"""Swiss pairing for two-player matches: score groups, no rematch while avoidable, one bye."""
+"""Swiss pairing for two-player matches: score groups, no rematch while avoidable, one bye;
+and the Swiss format (:class:`Swiss`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import chain, groupby
+from typing import Any
 
 import networkx as nx
 
+from .registry import EventState, GroupFormat, PairSpec, dropped_ids, specs
 from .types import DEFAULT_POINTS, Pairing, Player, PointsTable, Result, place_points
 
 
@@ -278,3 +281,21 @@ def _exact(pool: list[int], history: History, *, allow_rematch: bool) -> tuple[l
     at = {p: i for i, p in enumerate(pool)}
     pairs.sort(key=lambda ab: at[ab[0]])
     return pairs, [p for p in pool if p not in matched]
+
+
+class Swiss(GroupFormat):
+    """Swiss (:func:`swiss_pairings`): ``rounds`` rounds, or ceil(log2 n); late entries
+    welcome for ``late_entry_rounds`` rounds."""
+
+    key = "swiss"
+    label = "Swiss"
+    stage = "swiss"
+    settings = ("rounds", "late_entry_rounds")
+    takes_late_entries = True
+
+    def rounds_for(self, field_size: int, settings: Mapping[str, Any]) -> int:
+        return settings.get("rounds") or swiss_recommended_rounds(field_size)
+
+    def group_pairings(self, state: EventState, round_number: int) -> list[PairSpec]:
+        pairings = swiss_pairings(list(state.players), state.group_results(), round_number, seed=state.seed)
+        return specs(pairings, dropped_ids(state))
