@@ -583,15 +583,77 @@ class State(Protocol):
 
 
 class Game:
-    """Fixed metadata and factories for one game. Subclasses fill the blanks."""
+    """Fixed metadata and factories for one game. Subclasses fill the blanks.
+
+    This class is the whole of what the platform knows about a game (OpenSpiel's game
+    registration: a game declares what it supports). The platform never names a game:
+    it asks ``engine.games`` for the metadata below and calls the hooks, so a new game is
+    one package that sets them and is registered (:meth:`GameRegistry.register`).
+
+    - seats: ``min_seats``..``max_seats`` per match; ``queue_seats``, the seat counts a
+      live matchmaking queue offers; :meth:`plays_on_without`, whether a match goes on
+      when a seat runs out of time;
+    - decks: ``commander_label``, :meth:`card_names`, :meth:`validate_deck`;
+    - ties: :meth:`defer_ties` and :meth:`break_ties` (a tie broken outside the match, by
+      a worker task), :meth:`twos_numbers` (what Match the Twos compares between
+      decklists when a tournament tie matters);
+    - standings: :meth:`standings_scores` and ``standings_score_label`` (a per-seat score
+      that an event adds up and ranks by after the other tiebreakers);
+    - presentation: ``title``, ``commander_label``, ``art_hue`` and ``art_dots`` (the
+      card art's palette and what its ring of dots counts).
+    """
 
     name: str = ""
     title: str = ""
     rules_version: str = "1"
     min_seats: int = 2
     max_seats: int = 2
+    #: The seat counts of this game's live matchmaking queues.
+    queue_seats: tuple[int, ...] = (2,)
     commander_label: str = "Leader"
     hidden_information: bool = True
+    #: The base hue (degrees) of this game's card art palette.
+    art_hue: int = 0
+    #: The card field (in :meth:`cards`) the art's ring of dots counts: a cost, a score.
+    art_dots: str = "cost"
+    #: What the standings call :meth:`standings_scores`' total; None: the game has none.
+    standings_score_label: str | None = None
+
+    def plays_on_without(self, seats: int) -> bool:
+        """Whether a match of ``seats`` goes on when one seat runs out of time (its
+        remaining decisions then taken by the random bot, the seat ranked last) instead of
+        ending with that seat's concession. Default: it ends."""
+        return False
+
+    def defer_ties(self, params: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """The parameters for a match played on a worker: a game whose ties take work of
+        their own (Conquest's Match the Twos) asks here to leave them for :meth:`break_ties`,
+        run by a task of its own; the outcome then says ``detail["tiebreak_pending"]``.
+        Default: ties are settled inside the game, the parameters are unchanged."""
+        return dict(params or {})
+
+    def break_ties(self, outcome: Outcome, decks: Sequence[Decklist], seed: int) -> Outcome:
+        """The final outcome of a match whose ties :meth:`defer_ties` left pending: a
+        function of (outcome, decks, seed) alone, so running it twice gives the same."""
+        raise NotImplementedError(f"{self.title or self.name} settles its ties inside the game")
+
+    def twos_numbers(self) -> Mapping[str, int | None]:
+        """The number each card prints that Match the Twos compares when a tie between two
+        decklists of this game decides a tournament cut or prize (RULINGS.md C11): two
+        revealed cards match when they print the same number (None: it matches nothing)."""
+        raise NotImplementedError(f"{self.title or self.name} names no number for Match the Twos")
+
+    def match_the_twos(self, card_lists: Mapping[int, Sequence[str]], rng: Rng) -> dict[str, JSON]:
+        """Match the Twos between ``card_lists`` (id -> card names), comparing
+        :meth:`twos_numbers`; the record of ``engine.conquest.tiebreak.match_the_twos``."""
+        from engine.conquest.tiebreak import match_the_twos
+
+        return match_the_twos(card_lists, rng, printed=self.twos_numbers())
+
+    def standings_scores(self, outcome: Mapping[str, JSON]) -> list[int | None] | None:
+        """Per seat, the score of one finished game (``Outcome.to_json()``) that an event's
+        standings add up (``standings_score_label``); None when the game has none."""
+        return None
 
     def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, JSON] | None = None) -> State:
         raise NotImplementedError
@@ -659,11 +721,36 @@ class Game:
 
 
 class GameRegistry(Mapping[str, Game]):
-    """``engine.games["tempofront"]``: games are imported on first use."""
+    """``engine.games["tempofront"]``: games are imported on first use.
+
+    The engine's own games are named by module; a game defined elsewhere (a package of
+    its own, the tests' Highcard) is added with :meth:`register`, in every process that
+    plays it (a worker imports the module that registers it).
+    """
 
     def __init__(self, modules: Mapping[str, str]):
         self._modules = dict(modules)
         self._loaded: dict[str, Game] = {}
+
+    def register(self, game: Game) -> Game:
+        """Add ``game`` under ``game.name``; ``ValueError`` if the name is taken or empty."""
+        if not game.name or game.name in self._modules:
+            raise ValueError(f"cannot register a game named {game.name!r}: "
+                             f"{'the name is taken' if game.name else 'it has no name'}")
+        self._modules[game.name] = ""
+        self._loaded[game.name] = game
+        return game
+
+    def unregister(self, name: str) -> None:
+        """Remove a game added by :meth:`register` (tests clean up with it)."""
+        if self._modules.get(name) != "":
+            raise ValueError(f"{name!r} is not a registered game of its own")
+        del self._modules[name]
+        self._loaded.pop(name, None)
+
+    def choices(self) -> list[tuple[str, str]]:
+        """``(name, title)`` of every game, in registration order: forms and models offer these."""
+        return [(name, self[name].title or name) for name in self]
 
     def __getitem__(self, name: str) -> Game:
         if name not in self._loaded:

@@ -42,9 +42,10 @@ from tournaments.serializers import (
     TournamentSerializer,
 )
 from tournaments.services import tournament_create, tournament_drop, tournament_enter, tournament_start
+from web.games import game_names
 
 FILTERS = [
-    OpenApiParameter("game", OpenApiTypes.STR, enum=Tournament.Game.values),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=game_names()),
     OpenApiParameter("format", OpenApiTypes.STR, enum=[f.key for f in formats.all_formats()]),
     OpenApiParameter("state", OpenApiTypes.STR, enum=Tournament.State.values),
 ]
@@ -69,7 +70,7 @@ class FormatIsAFilter(DefaultContentNegotiation):
 def list_filters(params) -> dict:
     errors: dict[str, list[str]] = {}
     out: dict = {}
-    for name, choices in (("game", Tournament.Game.values), ("format", [f.key for f in formats.all_formats()]),
+    for name, choices in (("game", game_names()), ("format", [f.key for f in formats.all_formats()]),
                           ("state", Tournament.State.values)):
         value = params.get(name, "").strip()
         if value:

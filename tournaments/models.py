@@ -13,13 +13,12 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from engine import Game
+from web.games import GameField, get_game
+
 
 class Tournament(models.Model):
     """One scheduled event."""
-
-    class Game(models.TextChoices):
-        TEMPOFRONT = "tempofront", "TempoFront"
-        CONQUEST = "conquest", "Conquest"
 
     class Format(models.TextChoices):
         SWISS = "swiss", "Swiss"
@@ -40,7 +39,7 @@ class Tournament(models.Model):
     BEST_OF_CHOICES = ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5"))
     TOP_CUT_CHOICES = ((0, "No top cut"), (4, "Top 4"), (8, "Top 8"), (16, "Top 16"))
 
-    game = models.CharField(max_length=20, choices=Game.choices)
+    game = GameField()
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
@@ -93,6 +92,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def engine_game(self) -> Game:
+        """The event's game as the engine declares it (title, seats, standings score)."""
+        return get_game(self.game)
 
     @property
     def is_over(self) -> bool:

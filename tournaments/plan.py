@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
+from engine import games as engine_games
 from tournaments import formats
 from tournaments.models import Entry, Pairing, Tiebreak, Tournament
 
@@ -47,16 +48,18 @@ def walkover_result(entries: Sequence[int], winner: int) -> dict[str, Any]:
 
 def result_from_match(match, seat_entries: Sequence[int], entries: Sequence[int]) -> dict[str, Any]:
     """A finished match's result by pairing entry (``entries`` order): places (1, 1, 3
-    style: equal places share), games won, games played and, for Conquest, the Conquest
-    scored over the match. ``seat_entries[i]`` is the entry that was match entry ``i``."""
+    style: equal places share), games won, games played and, for a game with a standings
+    score (``Game.standings_score_label``: Conquest's Conquest), that score over the match
+    (under the key ``conquest``). ``seat_entries[i]`` is the entry that was match entry ``i``."""
     result = match.result or {}
     places_by_seat = list(result.get("places") or [])
     wins_by_seat = list(result.get("wins") or [0] * len(seat_entries))
     conquest_by_seat: list[int] | None = None
-    if match.game == "conquest":
+    engine_game = engine_games[match.game]
+    if engine_game.standings_score_label:
         conquest_by_seat = [0] * len(seat_entries)
         for game in match.games.all():
-            scores = (game.outcome.get("detail") or {}).get("conquest") or game.outcome.get("scores") or []
+            scores = engine_game.standings_scores(game.outcome) or []
             for engine_seat, entry in enumerate(game.seat_order):
                 if engine_seat < len(scores) and scores[engine_seat] is not None:
                     conquest_by_seat[entry] += int(scores[engine_seat])

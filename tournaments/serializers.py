@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_progress, tournament_seed_visible
+from web.serializers import GameChoiceField
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -70,7 +71,7 @@ class TournamentDetailSerializer(TournamentSerializer):
 class TournamentCreateSerializer(serializers.Serializer):
     """The settings of a new event (or the ones to change, for an edit)."""
 
-    game = serializers.ChoiceField(choices=Tournament.Game.choices)
+    game = GameChoiceField()
     name = serializers.CharField(max_length=100)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     starts_at = serializers.DateTimeField()

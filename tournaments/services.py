@@ -70,8 +70,8 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     errors: dict[str, list[str]] = {}
     clean = dict(values)
     game = clean.get("game")
-    if game not in Tournament.Game.values:
-        errors["game"] = [f"game must be one of {', '.join(Tournament.Game.values)}, not {game!r}"]
+    if game not in engine_games:
+        errors["game"] = [f"game must be one of {', '.join(engine_games)}, not {game!r}"]
     name = str(clean.get("name") or "").strip()
     if not name:
         errors["name"] = ["an event needs a name"]
@@ -116,7 +116,7 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         for reserved in RESERVED_PARAMS:
             if reserved in params:
                 errors.setdefault("params", []).append(f"'{reserved}' is set by the platform and cannot be chosen")
-        if "params" not in errors and game in Tournament.Game.values:
+        if "params" not in errors and game in engine_games:
             try:
                 engine_games[game].check_params(dict(params))
             except ValueError as exc:

@@ -46,6 +46,7 @@ from tournaments.services import (
     tournament_start,
     tournament_update,
 )
+from web.games import game_choices
 
 PAGE_SIZE = 20
 
@@ -79,7 +80,7 @@ def index(request: HttpRequest) -> HttpResponse:
     query.pop("page", None)
     return render(request, "tournaments/index.html", {
         "upcoming": upcoming, "running": running, "page_obj": finished, "filters": filters,
-        "filter_errors": filter_errors, "query": query.urlencode(), "games": Tournament.Game.choices,
+        "filter_errors": filter_errors, "query": query.urlencode(), "games": game_choices(),
         "formats": [(f.key, f.label) for f in formats.all_formats()], "now": timezone.now(),
     })
 
@@ -146,7 +147,7 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tiebreaks": tiebreak_list(tournament=tournament),
         "can_manage": can_manage_tournament(request.user, tournament),
         "failed": failed_pairings(tournament=tournament) if can_manage_tournament(request.user, tournament) else [],
-        "conquest": tournament.game == Tournament.Game.CONQUEST,
+        "score_label": tournament.engine_game.standings_score_label,
     }
 
 

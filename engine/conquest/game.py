@@ -9,7 +9,7 @@ from typing import Any
 from engine.conquest.params import SPECS, Params, check_params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
 from engine.conquest.state import ConquestState
-from engine.core import DeckError, Decklist, Game, ParamSpec, parse_decklist
+from engine.core import DeckError, Decklist, Game, Outcome, ParamSpec, parse_decklist
 
 DECKS_DIR = Path(__file__).parent / "decks"
 
@@ -22,11 +22,36 @@ class ConquestGame(Game):
     rules_version = "2"
     min_seats = 2
     max_seats = 4
+    queue_seats = (2, 4)
     commander_label = "Celestial"
     hidden_information = True
+    art_hue = 38
+    art_dots = "cq"
+    standings_score_label = "Conquest"
 
     def __init__(self) -> None:
         self._starters: dict[str, Decklist] | None = None
+
+    def plays_on_without(self, seats: int) -> bool:
+        """Three or four players play on: the seat out of time ranks last."""
+        return seats > 2
+
+    def defer_ties(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Match the Twos (C11) is left for a task of its own (``tiebreak = "deferred"``)."""
+        return {**(params or {}), "tiebreak": "deferred"}
+
+    def break_ties(self, outcome: Outcome, decks: Sequence[Decklist], seed: int) -> Outcome:
+        from engine.conquest.tiebreak import break_ties
+
+        return break_ties(outcome, decks, seed)
+
+    def twos_numbers(self) -> dict[str, int | None]:
+        """A unit's printed CQ (only units print one)."""
+        return {card.name: card.cq for card in POOL}
+
+    def standings_scores(self, outcome: Mapping[str, Any]) -> list[int | None]:
+        """The Conquest each seat scored in the game."""
+        return list((outcome.get("detail") or {}).get("conquest") or outcome.get("scores") or [])
 
     def default_params(self) -> dict[str, Any]:
         return Params.defaults()

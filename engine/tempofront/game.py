@@ -74,6 +74,12 @@ class TempoFrontGame(Game):
     max_seats = 2
     commander_label = "Leader"
     hidden_information = True
+    art_hue = 215
+    art_dots = "focus"
+
+    def twos_numbers(self) -> dict[str, int | None]:
+        """TempoFront cards print no CQ: Match the Twos compares their printed Time cost."""
+        return {card.name: card.time for card in CARDS.values()}
 
     def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, Any] | None = None) -> TempoState:
         """A new match after setup (T1): decks shuffled, Initiative flipped, hands dealt.

@@ -21,11 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import NON_FIELD_KEY, ErrorSerializer
-from decks.models import Deck, GameName
+from decks.models import Deck
 from decks.permissions import can_delete_deck, can_edit_deck, can_register_deck
 from decks.selectors import deck_get, deck_list, deck_versions
 from decks.serializers import DeckSerializer, DeckVersionSerializer, DeckWriteSerializer
 from decks.services import deck_archive, deck_problems, deck_register, deck_update
+from web.games import game_names
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 413: ErrorSerializer, 415: ErrorSerializer}
 
@@ -80,7 +81,7 @@ def _raise_all(errors: dict[str, list[str]], more: dict[str, list[str]]) -> None
     get=extend_schema(
         operation_id="decks_list",
         parameters=[
-            OpenApiParameter("game", OpenApiTypes.STR, enum=list(GameName.values)),
+            OpenApiParameter("game", OpenApiTypes.STR, enum=list(game_names())),
             OpenApiParameter("owner", OpenApiTypes.STR, description="Username of the owner"),
             OpenApiParameter("q", OpenApiTypes.STR, description="Part of the name, owner or commander"),
         ],
@@ -98,8 +99,8 @@ class DeckListView(generics.GenericAPIView):
 
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game") or None
-        if game is not None and game not in GameName.values:
-            raise ValidationError({"game": [f"unknown game '{game}'; choose one of: {', '.join(GameName.values)}"]})
+        if game is not None and game not in game_names():
+            raise ValidationError({"game": [f"unknown game '{game}'; choose one of: {', '.join(game_names())}"]})
         decks = deck_list(
             game=game,
             owner=request.query_params.get("owner") or None,

@@ -13,11 +13,12 @@ from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
 
-from decks.models import Deck, GameName
+from decks.models import Deck
 from decks.selectors import starter_decks
 from decks.services import deck_register, deck_update
 from engine import games
 from engine.bots import bot_names
+from web.games import game_names
 
 #: The player who owns the starter decks. It has no usable password: nobody logs in as it.
 STARTER_USERNAME = "starter"
@@ -40,7 +41,7 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
         owner.save(update_fields=["password"])
         log(f"created user '{STARTER_USERNAME}' (no password: owner of the starter decks)")
     pilot = starter_pilot()
-    for game in GameName.values:
+    for game in game_names():
         engine_game = games[game]
         for name, decklist in engine_game.starter_decks().items():
             text = decklist.to_text(engine_game.commander_label)

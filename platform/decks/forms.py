@@ -12,10 +12,10 @@ import re
 from django import forms
 
 from decks.cards.selectors import commanders
-from decks.models import GameName
 from decks.services import DECKLIST_MAX_CHARS, NAME_MAX_LENGTH
 from engine import games
 from engine.bots import REGISTRY, bot_names
+from web.games import game_choices, game_title
 
 
 def pilot_choices() -> list[tuple[str, str]]:
@@ -57,7 +57,7 @@ def merge_commander(*, game: str, commander: str, text: str) -> tuple[str, str |
 class DeckForm(forms.Form):
     """Register or edit a deck. ``game`` is fixed (disabled) when editing."""
 
-    game = forms.ChoiceField(choices=GameName.choices, widget=forms.RadioSelect)
+    game = forms.ChoiceField(choices=game_choices, widget=forms.RadioSelect)
     name = forms.CharField(
         max_length=NAME_MAX_LENGTH,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
@@ -98,7 +98,7 @@ class DeckForm(forms.Form):
                 "label": games[key].commander_label,
                 "options": [face.name for face in commanders(game=key)],
             }
-            for key, title in GameName.choices
+            for key, title in game_choices()
             if not self.fixed_game or key == self.fixed_game
         ]
 
@@ -111,7 +111,7 @@ class DeckForm(forms.Form):
             known = {face.name.casefold(): face.name for face in commanders(game=game)}
             if commander.casefold() not in known:
                 label = games[game].commander_label
-                self.add_error("commander", f"'{commander}' is not a {label} of {dict(GameName.choices)[game]}")
+                self.add_error("commander", f"'{commander}' is not a {label} of {game_title(game)}")
                 return data
             commander = known[commander.casefold()]
         if game and text is not None:

@@ -13,13 +13,7 @@ from django.db import models
 from django.urls import reverse
 
 from engine.core import Decklist, parse_decklist
-
-
-class GameName(models.TextChoices):
-    """The games a deck can be built for (keys of ``engine.games``)."""
-
-    TEMPOFRONT = "tempofront", "TempoFront"
-    CONQUEST = "conquest", "Conquest"
+from web.games import GameField
 
 
 class Deck(models.Model):
@@ -30,7 +24,7 @@ class Deck(models.Model):
     """
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
-    game = models.CharField(max_length=20, choices=GameName.choices)
+    game = GameField()
     name = models.CharField(max_length=80)
     pilot = models.CharField(max_length=40, help_text="Bot spec that plays the deck, e.g. 'greedy' or 'search:fast'")
     is_starter = models.BooleanField(default=False, help_text="One of the games' starter decks, owned by the site")

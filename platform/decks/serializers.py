@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from decks.models import Deck, DeckVersion, GameName
+from decks.models import Deck, DeckVersion
+from web.serializers import GameChoiceField
 
 
 class DeckVersionSerializer(serializers.ModelSerializer):
@@ -72,7 +73,7 @@ class DeckWriteSerializer(serializers.Serializer):
     text. ``game`` cannot change after creation.
     """
 
-    game = serializers.ChoiceField(choices=GameName.choices)
+    game = GameChoiceField()
     name = serializers.CharField(allow_blank=True, max_length=200)
     decklist = serializers.CharField(
         allow_blank=True,

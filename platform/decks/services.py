@@ -16,11 +16,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
-from decks.models import Deck, DeckVersion, GameName
+from decks.models import Deck, DeckVersion
 from decks.permissions import can_delete_deck, can_edit_deck
 from engine import games
 from engine.bots import parse_spec
 from engine.core import DeckError, Decklist
+from web.games import game_names, game_title
 
 #: Longest accepted deck name.
 NAME_MAX_LENGTH = Deck._meta.get_field("name").max_length
@@ -47,7 +48,7 @@ def deck_check(*, game: str, decklist: str, name: str = "") -> CheckedDeck:
     The returned text is the engine's canonical form: names spelled as in the pool,
     repeated lines merged, the commander line first.
     """
-    if game not in GameName.values:
+    if game not in game_names():
         raise ValidationError({"game": [_unknown_game(game)]})
     if not isinstance(decklist, str) or not decklist.strip():
         raise ValidationError({"decklist": ["the decklist is empty: paste or build a list of cards"]})
@@ -95,9 +96,9 @@ def _other_game_hint(game: str, problem: str) -> str:
     if not match:
         return problem
     name = match.group("name").casefold()
-    for other in GameName:
-        if other.value != game and name in {n.casefold() for n in games[other.value].card_names()}:
-            return f"{problem}: that is a {other.label} card, not a {GameName(game).label} one"
+    for other in game_names():
+        if other != game and name in {n.casefold() for n in games[other].card_names()}:
+            return f"{problem}: that is a {game_title(other)} card, not a {game_title(game)} one"
     return problem
 
 
@@ -114,7 +115,7 @@ def deck_problems(
     their own input errors and the deck's problems side by side.
     """
     errors: dict[str, list[str]] = {}
-    if game is not None and game not in GameName.values:
+    if game is not None and game not in game_names():
         errors["game"] = [_unknown_game(game)]
     if name is not None:
         _collect(errors, "name", lambda: _clean_name(name))
@@ -141,7 +142,7 @@ def deck_register(
     """
     errors: dict[str, list[str]] = {}
     if not game:
-        errors["game"] = [f"choose a game: {', '.join(GameName.values)}"]
+        errors["game"] = [f"choose a game: {', '.join(game_names())}"]
     clean_name = _collect(errors, "name", lambda: _clean_name(name))
     clean_pilot = _collect(errors, "pilot", lambda: _clean_pilot(pilot))
     checked = (
@@ -230,7 +231,7 @@ def deck_archive(*, deck: Deck, actor: AbstractBaseUser) -> None:
 
 
 def _unknown_game(game: object) -> str:
-    return f"unknown game '{game}'; choose one of: {', '.join(GameName.values)}"
+    return f"unknown game '{game}'; choose one of: {', '.join(game_names())}"
 
 
 def _clean_name(name: object) -> str:

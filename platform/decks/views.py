@@ -16,11 +16,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts.selectors import recent_matches
 from decks.cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool, type_rank
 from decks.forms import DeckForm, commander_line_pattern
-from decks.models import Deck, DeckVersion, GameName
+from decks.models import Deck, DeckVersion
 from decks.permissions import can_delete_deck, can_edit_deck
 from decks.selectors import deck_get, deck_list, deck_version_get, deck_versions
 from decks.services import NAME_MAX_LENGTH, deck_archive, deck_problems, deck_register, deck_update
 from engine import games
+from web.games import game_choices, game_names
 
 #: Decks per page of the list.
 DECKS_PER_PAGE = 20
@@ -32,7 +33,7 @@ DECK_FIELDS = ("game", "name", "decklist", "pilot")
 def deck_index(request: HttpRequest) -> HttpResponse:
     """``/decks/?game=&owner=&q=&page=``: every deck, newest first, filtered and paginated."""
     game = request.GET.get("game", "")
-    game = game if game in GameName.values else ""
+    game = game if game in game_names() else ""
     owner = request.GET.get("owner", "").strip()[:150]
     q = request.GET.get("q", "").strip()[:100]
     decks = deck_list(game=game or None, owner=owner or None, q=q or None)
@@ -45,7 +46,7 @@ def deck_index(request: HttpRequest) -> HttpResponse:
             "page_obj": page_obj,
             "filters": filters,
             "query": urlencode({k: v for k, v in filters.items() if v}),
-            "games": GameName.choices,
+            "games": game_choices(),
         },
     )
 
@@ -95,7 +96,7 @@ def _deck_errors(form: DeckForm) -> dict[str, str]:
 def deck_new(request: HttpRequest) -> HttpResponse:
     """``/decks/new/``: register a deck with the builder or the paste box."""
     requested_game = request.GET.get("game")
-    initial = {"pilot": "greedy", "game": requested_game if requested_game in GameName.values else None}
+    initial = {"pilot": "greedy", "game": requested_game if requested_game in game_names() else None}
     copied = _copy_source(request)
     if copied is not None:
         initial = _copy_initial(*copied)

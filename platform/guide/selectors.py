@@ -169,10 +169,14 @@ def _load_glossary(game: str, path: Path) -> tuple[Term, ...]:
 
 
 def glossary(*, game: str) -> tuple[Term, ...]:
-    """Every glossary term of ``game`` in the file's order; ``KeyError`` for an unknown game."""
+    """Every glossary term of ``game`` in the file's order (none for a game that has no
+    glossary file); ``KeyError`` for an unknown game."""
     if game not in GAME_TITLES:
         raise KeyError(game)
-    return _cached("glossary", GLOSSARY_DIR / f"{game}.toml", lambda path: _load_glossary(game, path))
+    path = GLOSSARY_DIR / f"{game}.toml"
+    if not path.exists():
+        return ()
+    return _cached("glossary", path, lambda path: _load_glossary(game, path))
 
 
 def glossary_sorted(*, game: str) -> list[Term]:

@@ -24,12 +24,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import ErrorSerializer
-from decks.models import Deck, GameName
+from decks.models import Deck
 from ladder import conf
 from ladder.models import Pool, Rating, RatingChange
 from ladder.selectors import LeaderboardRows, leaderboard, rank_of, with_ranks
 from ladder.serializers import RankedRatingSerializer, RatingChangeSerializer, RatingSerializer
 from ladder.views import Q_MAX, board_cache_key
+from web.games import game_names
 
 
 class _HistoryPage(serializers.Serializer):
@@ -71,8 +72,8 @@ class LeaderboardView(generics.GenericAPIView):
     permission_classes = [AllowAny]
 
     def get(self, request: Request, game: str) -> Response:
-        if game not in GameName.values:
-            raise NotFound(f"no game '{game}'; the games are: {', '.join(GameName.values)}")
+        if game not in game_names():
+            raise NotFound(f"no game '{game}'; the games are: {', '.join(game_names())}")
         pool = request.query_params.get("pool") or Pool.BOTS
         if pool not in Pool.values:
             raise ValidationError({"pool": [f"unknown pool '{pool}'; choose one of: {', '.join(Pool.values)}"]})
@@ -118,7 +119,7 @@ class DeckRatingHistoryView(generics.GenericAPIView):
 
 @extend_schema_view(get=extend_schema(
     operation_id="players_rating_history",
-    parameters=[OpenApiParameter("game", OpenApiTypes.STR, enum=list(GameName.values))],
+    parameters=[OpenApiParameter("game", OpenApiTypes.STR, enum=list(game_names()))],
     responses={200: PlayerHistorySerializer, 400: ErrorSerializer, 404: ErrorSerializer},
 ))
 class PlayerRatingHistoryView(generics.GenericAPIView):
@@ -130,8 +131,8 @@ class PlayerRatingHistoryView(generics.GenericAPIView):
     def get(self, request: Request, username: str) -> Response:
         player = get_object_or_404(get_user_model(), username=username)
         game = request.query_params.get("game") or None
-        if game is not None and game not in GameName.values:
-            raise ValidationError({"game": [f"unknown game '{game}'; choose one of: {', '.join(GameName.values)}"]})
+        if game is not None and game not in game_names():
+            raise ValidationError({"game": [f"unknown game '{game}'; choose one of: {', '.join(game_names())}"]})
         ratings = Rating.objects.select_related("player").filter(pool=Pool.HUMANS, player=player).order_by("game")
         if game:
             ratings = ratings.filter(game=game)

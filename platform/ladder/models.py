@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 
 from ladder import rating as model
+from web.games import GameField
 
 
 class Pool(models.TextChoices):
@@ -31,7 +32,7 @@ class Rating(models.Model):
     """
 
     pool = models.CharField(max_length=10, choices=Pool.choices)
-    game = models.CharField(max_length=20)
+    game = GameField()
     deck = models.ForeignKey("decks.Deck", null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"

@@ -16,7 +16,6 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from decks.models import GameName
 from ladder import conf
 from ladder.models import Pool, Rating
 from ladder.selectors import (
@@ -28,6 +27,7 @@ from ladder.selectors import (
 )
 from ladder.templatetags.ladder import form_badges, percent, trend_arrow
 from matches.models import Match
+from web.games import game_choices, game_names, game_title
 
 #: Rows per leaderboard page.
 PER_PAGE = 25
@@ -39,7 +39,7 @@ Q_MAX = 100
 def ladder_index(request: HttpRequest) -> HttpResponse:
     """``/ladder/``: each game with its top decks, and links to its leaderboards."""
     games = []
-    for key, title in GameName.choices:
+    for key, title in game_choices():
         top = with_ranks(leaderboard(game=key, pool=Pool.BOTS)[:5], start=0)
         games.append({"key": key, "title": title, "top": top, "counts": pool_counts(game=key)})
     return render(request, "ladder/index.html", {"games": games, "provisional_games": conf.provisional_games()})
@@ -105,7 +105,7 @@ def _board_table(game: str, pool: str, q: str, page: str | None) -> str:
     provisional_games = conf.provisional_games()
     filters = {"pool": pool if pool != Pool.BOTS else "", "q": q}
     return render_to_string("ladder/_board_table.html", {
-        "game_title": GameName(game).label,
+        "game_title": game_title(game),
         "pool": pool,
         "q": q,
         "page_obj": page_obj,
@@ -121,7 +121,7 @@ def ladder_board(request: HttpRequest, game: str) -> HttpResponse:
 
     The table (with its count and page links) is the same for every visitor: it is
     kept ``LADDER_CACHE_SECONDS`` in the shared cache (:func:`board_cache_key`)."""
-    if game not in GameName.values:
+    if game not in game_names():
         raise Http404(f"no game '{game}'")
     pool = request.GET.get("pool") or Pool.BOTS
     if pool not in Pool.values:
@@ -137,7 +137,7 @@ def ladder_board(request: HttpRequest, game: str) -> HttpResponse:
             cache.set(key, table, seconds)
     return render(request, "ladder/board.html", {
         "game": game,
-        "game_title": GameName(game).label,
+        "game_title": game_title(game),
         "pool": pool,
         "pools": Pool.choices,
         "q": q,

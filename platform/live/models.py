@@ -18,6 +18,7 @@ from django.db import models
 from django.urls import reverse
 
 from engine import games as engine_games
+from web.games import GameField
 
 
 class LiveMatch(models.Model):
@@ -28,7 +29,7 @@ class LiveMatch(models.Model):
         DONE = "done", "Finished"
 
     match = models.OneToOneField("matches.Match", on_delete=models.CASCADE, related_name="live")
-    game = models.CharField(max_length=20)
+    game = GameField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     log = models.JSONField(default=list, blank=True,
                            help_text="[seat, action JSON, milliseconds since the epoch] per applied action")
@@ -99,7 +100,7 @@ class LiveSeat(models.Model):
 class LiveQueue(models.Model):
     """One matchmaking queue (a game and a seat count); its row is the queue's lock."""
 
-    game = models.CharField(max_length=20)
+    game = GameField()
     seats = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -147,7 +148,7 @@ class LiveChallenge(models.Model):
 
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=20)
+    game = GameField()
     deck_version = models.ForeignKey("decks.DeckVersion", on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created = models.DateTimeField(auto_now_add=True)

@@ -478,7 +478,7 @@ def live_enforce_clock(*, match_id: int, now: datetime | None = None) -> list[in
             if row.running_since is None or row.timed_out_at is not None or remaining_ms(row, now) > 0:
                 continue
             out.append(row.seat)
-            if live.game == "conquest" and len(rows) > 2:
+            if engine_games[live.game].plays_on_without(len(rows)):
                 row.remaining_ms = 0
                 row.running_since = None
                 row.timed_out_at = now
@@ -665,12 +665,9 @@ def _check_fits(deck_version: DeckVersion) -> None:
 
 
 def _check_seats(game: str, seats: Any) -> int:
-    if game == "tempofront":
-        allowed = (2,)
-    elif game == "conquest":
-        allowed = (2, 4)
-    else:
+    if game not in engine_games:
         raise ValidationError({"game": [f"unknown game '{game}'"]})
+    allowed = engine_games[game].queue_seats
     if isinstance(seats, bool) or seats not in allowed:
         raise ValidationError({"seats": [f"{engine_games[game].title} queues have "
                                          f"{' or '.join(map(str, allowed))} seats, not {seats!r}"]})

@@ -44,11 +44,12 @@ from matches.selectors import (
 )
 from matches.serializers import ChallengeSerializer, MatchDetailSerializer, MatchSerializer
 from matches.services import TooManyOpenChallenges, match_challenge, match_game_verify
+from web.games import game_names
 
 FILTERS = [
     OpenApiParameter("deck", OpenApiTypes.INT, description="Only matches in which this deck played"),
     OpenApiParameter("player", OpenApiTypes.STR, description="Only matches of this username's decks"),
-    OpenApiParameter("game", OpenApiTypes.STR, enum=Match.Game.values),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=game_names()),
     OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values),
 ]
 
@@ -65,7 +66,7 @@ def list_filters(params) -> dict:
             errors["deck"] = [f"deck must be a deck id (a number), not '{deck}'"]
     if params.get("player", "").strip():
         out["player"] = params["player"].strip()
-    for name, choices in (("game", Match.Game.values), ("status", Match.Status.values)):
+    for name, choices in (("game", game_names()), ("status", Match.Status.values)):
         value = params.get(name, "").strip()
         if value:
             if value in choices:

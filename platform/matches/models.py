@@ -19,6 +19,7 @@ from django.db import models
 from django.urls import reverse
 
 from engine.core import Replay
+from web.games import GameField
 
 
 class Match(models.Model):
@@ -29,10 +30,6 @@ class Match(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
-
-    class Game(models.TextChoices):
-        TEMPOFRONT = "tempofront", "TempoFront"
-        CONQUEST = "conquest", "Conquest"
 
     class Kind(models.TextChoices):
         """Why the match is played; it decides the queue its games wait in
@@ -46,7 +43,7 @@ class Match(models.Model):
 
     BEST_OF_CHOICES = ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5"))
 
-    game = models.CharField(max_length=20, choices=Game.choices)
+    game = GameField()
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CHALLENGE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     best_of = models.PositiveSmallIntegerField(choices=BEST_OF_CHOICES, default=1)

@@ -17,6 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.models import Match, MatchGame, MatchSeat
+from web.games import seat_counts_text
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):
@@ -155,11 +156,11 @@ class ChallengeSerializer(serializers.Serializer):
 
     decks = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), min_length=2, max_length=4,
-        error_messages={"min_length": "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at least "
+        error_messages={"min_length": f"a challenge takes 2 to 4 decks ({seat_counts_text()}): at least "
                                       "{min_length}, your own first",
-                        "max_length": "a challenge takes 2 to 4 decks (TempoFront 2, Conquest 2 to 4): at most "
+                        "max_length": f"a challenge takes 2 to 4 decks ({seat_counts_text()}): at most "
                                       "{max_length}"},
-        help_text="Deck ids, 2 to 4 (TempoFront 2, Conquest 2 to 4), all for the same game; the first is the "
+        help_text=f"Deck ids, 2 to 4 ({seat_counts_text()}), all for the same game; the first is the "
                   "challenger's own deck (entry 0), the others are its opponents",
     )
     best_of = serializers.ChoiceField(

@@ -46,6 +46,7 @@ from engine.core import Outcome, Replay
 from matches import conf, fairness, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
+from web.games import seat_counts_text
 from web.sql import prepared
 
 logger = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ def match_challenge(
 
     Validates everything at once and raises ``ValidationError`` whose ``message_dict`` has
     ``decks``, ``best_of`` and ``params`` messages: every deck for the same game, a seat
-    count the game allows (TempoFront 2, Conquest 2 to 4), no archived deck, ``best_of``
+    count the game allows (``Game.min_seats`` to ``max_seats``), no archived deck, ``best_of``
     1, 3 or 5, and parameters and decks the engine accepts (its bounded checks; no game is
     set up here). ``seed`` defaults to a random one; a fresh salt and the public commitment
     to the seed are stored with it (``matches.fairness``). Each entry is played by the
@@ -137,7 +138,8 @@ def _validated(versions: list[DeckVersion], *, best_of: int, params: Mapping[str
     errors: dict[str, list[str]] = {}
     game_names = sorted({v.deck.game for v in versions})
     if not versions:
-        errors.setdefault("decks", []).append("a challenge needs decks: two for TempoFront, two to four for Conquest")
+        errors.setdefault("decks", []).append(
+            f"a challenge needs decks, as many as its game seats ({seat_counts_text()})")
     elif len(game_names) > 1:
         listed = ", ".join(f"{v.deck.name} ({v.deck.get_game_display()})" for v in versions)
         errors.setdefault("decks", []).append(f"every deck must be for the same game, but these are not: {listed}")
@@ -565,14 +567,12 @@ def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
     """Apply Match the Twos to game ``game_id``'s pending tie; then move the match on.
 
     Locks the match row. The tiebreak is a function of the game's seed and decks
-    (``engine.conquest.break_ties``), so running it twice gives the same answer; a game
+    (the game's ``break_ties``), so running it twice gives the same answer; a game
     whose tie is already broken is left alone (None is returned). The reveals go into the
     replay's ``meta`` and the final outcome into the game's ``outcome``. If the match was
     waiting for this tiebreak, it is then completed when decided, or handed back to
     ``matches.run_match`` (lease released, task enqueued on commit) for its next game.
     """
-    from engine.conquest import break_ties
-
     with transaction.atomic():
         row = MatchGame.objects.select_related("match").filter(pk=game_id).first()
         if row is None:
@@ -582,7 +582,7 @@ def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
         if row.tiebreak != MatchGame.Tiebreak.PENDING:
             return None
         replay = row.load_replay()
-        final = break_ties(replay.outcome, replay.decks, replay.seed)
+        final = engine_games[match.game].break_ties(replay.outcome, replay.decks, replay.seed)
         replay.meta["match_the_twos"] = list(final.detail.get("match_the_twos", []))
         outcome = final.to_json()
         outcome["entry_places"] = entry_places(final.places, row.seat_order)

@@ -54,11 +54,9 @@ def game_seed(match_seed: int, number: int) -> int:
 
 
 def game_params(match: Match) -> dict[str, Any]:
-    """The match's parameters, with Conquest ties left for ``run_tiebreak``."""
-    params = dict(match.params or {})
-    if match.game == Match.Game.CONQUEST:
-        params["tiebreak"] = "deferred"
-    return params
+    """The match's parameters, with the ties the game defers (``Game.defer_ties``) left
+    for ``run_tiebreak``."""
+    return engine_games[match.game].defer_ties(match.params or {})
 
 
 class LeaseKeeper:

@@ -20,6 +20,7 @@ from matches.permissions import can_challenge_with, can_view_match
 from matches.selectors import match_get, match_list, match_seat_labels
 from matches.serializers import MatchDetailSerializer
 from matches.services import TooManyOpenChallenges, json_ready, match_challenge
+from web.games import game_choices
 
 PAGE_SIZE = 20
 
@@ -60,7 +61,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "filters": filters,
         "filter_errors": filter_errors,
         "query": query.urlencode(),
-        "games": Match.Game.choices,
+        "games": game_choices(),
         "statuses": Match.Status.choices,
     })
 

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import groupby
 
+from engine import games
+
 from .types import DEFAULT_POINTS, Player, PointsTable, Result, Standing, place_points
 
 
@@ -19,7 +21,8 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
        opponents), of that opponent's match-win %, each floored at 1/3;
     3. game-win % (GW): (3 x games won + games drawn) / (3 x games played), byes as 2-0;
     4. opponents' game-win % (OGW): as OMW, with each opponent's GW floored at 1/3;
-    5. Conquest only (``game="conquest"``): total Conquest scored over the event;
+    5. for a game with a standings score (``Game.standings_score_label``: Conquest's
+       Conquest), the total of ``Result.conquest`` over the event;
     6. head-to-head: inside a group still tied, if every two of them have met, the one with
        more wins than losses against the others of the group ranks higher;
     7. ``decided``: orders fixed by Match the Twos, each a list of player ids best first;
@@ -27,8 +30,8 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
 
     Dropped players keep their standing (marked ``dropped``).
     """
-    if game not in ("tempofront", "conquest"):
-        raise ValueError(f"unknown game {game!r}: expected 'tempofront' or 'conquest'")
+    if game not in games:
+        raise ValueError(f"unknown game {game!r}: expected one of {', '.join(games)}")
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise ValueError("a player appears twice in the field")
@@ -85,7 +88,7 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
 
     omw = {pid: mean_floored(mw_num, mw_den, st.opponents) for pid, st in stats.items()}
     ogw = {pid: mean_floored(gw_num, gw_den, st.opponents) for pid, st in stats.items()}
-    conquest = game == "conquest"
+    conquest = games[game].standings_score_label is not None
 
     # Sort on integer ranks of the exact values: the same order, much cheaper to compare.
     omw_rank, gwp_rank, ogw_rank = (_dense_rank(values) for values in (omw, gwp, ogw))

@@ -4,13 +4,15 @@ The picture is deterministic: a random stream seeded with a hash of the card's g
 name, type, costs, stats and keywords picks the colours and places the shapes, so a card
 always looks the same, and two cards look different. What a player reads at a glance:
 
-- the palette: the game (TempoFront cool blues, Conquest warm golds) shifted per card;
+- the palette: the game's (``Game.art_hue``: TempoFront cool blues, Conquest warm golds)
+  shifted per card;
 - the backdrop (rays, waves, stripes or motes) and the emblem's colour, per card;
 - the emblem in the middle: the card type (a crest, shield, burst or chevrons with a small
   mirrored sigil of its own for creatures, a crown or a sun for
   commanders, shards for tactics, rings for responses, hills for Sites, a gem for
   Attachments, crystals for Fragments);
-- the ring of dots around the emblem: the card's cost (TempoFront Focus) or CQ (Conquest);
+- the ring of dots around the emblem: the number the game names (``Game.art_dots``:
+  TempoFront's Focus cost, Conquest's CQ);
 - small marks along the bottom edge: its keywords (Armor, Ranged, On Reveal, Plague...).
 
 Pure Python and no Django: the view serves it, the templates link it.
@@ -27,12 +29,12 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
+from engine import games
+
 WIDTH, HEIGHT = 240, 140
 #: Bumped whenever the drawing changes, so that cached pictures are fetched again.
 ART_VERSION = 2
 
-#: Base hue (degrees) of each game's palette.
-GAME_HUES = {"tempofront": 215, "conquest": 38}
 #: Hue shift of each card type within its game's palette.
 TYPE_HUE_SHIFT = {
     "leader": 70, "celestial": 250, "entity": 0, "unit": 0, "site": -85, "attachment": 30,
@@ -221,7 +223,7 @@ def _keyword_mark(word: str, x: float, y: float, color: str) -> str:
 @functools.lru_cache(maxsize=512)
 def _render(game: str, card_type: str, name: str, seed: str, cost: int, keywords: tuple[str, ...]) -> str:
     rng = random.Random(seed)
-    hue = GAME_HUES.get(game, 180) + TYPE_HUE_SHIFT.get(card_type, 0) + rng.uniform(-55, 55)
+    hue = games[game].art_hue + TYPE_HUE_SHIFT.get(card_type, 0) + rng.uniform(-55, 55)
     sky_top, sky_bottom = _rgb(hue, 0.45, 0.16), _rgb(hue + rng.uniform(-70, 70), 0.5, rng.uniform(0.24, 0.36))
     accent = hue + rng.choice((150, 180, 210, 0)) + rng.uniform(-20, 20)
     main, light, dark = _rgb(accent, 0.6, 0.55), _rgb(accent + 25, 0.85, 0.78), _rgb(hue, 0.4, 0.1)
@@ -255,7 +257,7 @@ def _render(game: str, card_type: str, name: str, seed: str, cost: int, keywords
 
 def card_art_svg(*, game: str, data: Mapping[str, Any]) -> str:
     """The SVG picture of one card given its game and engine JSON."""
-    cost = data.get("cq") if game == "conquest" else data.get("focus")
+    cost = data.get(games[game].art_dots)
     cost = cost if isinstance(cost, int) and not isinstance(cost, bool) else 0
     return _render(
         game,

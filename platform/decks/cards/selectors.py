@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import games
-
-#: Game keys and titles, in the order the site lists them.
-GAME_TITLES: dict[str, str] = {"tempofront": "TempoFront", "conquest": "Conquest"}
+from web.games import GAME_TITLES
 
 #: Costs shown in the corner of a face, by the key in the card JSON: (label, short label).
 COST_FIELDS: tuple[tuple[str, str, str], ...] = (
