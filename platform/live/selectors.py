@@ -52,7 +52,7 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
     ``legal`` lists the seat's legal actions when it is a person's seat to act; bots and
     spectators get none. ``placement`` (else None) is, while that seat places (Conquest),
     what it may place at each of its Locations (``engine_state.placement_choices``).
-    ``outcome`` is there once the match is over.
+    ``outcome`` is there once the match is over, with ``result`` (:func:`result_json`).
     """
     now = now or timezone.now()
     to_act = list(state.to_act()) if state.outcome is None else []

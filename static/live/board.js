@@ -17,6 +17,7 @@ let socket = null;
 let current = null;
 let received = 0;
 let retry = 500;
+let reconnected = false;
 // What the player has chosen on the board so far: a source ("card:<id>", "slot:...") and
 // the places clicked after it. Reset by every new view.
 let selection = null;
@@ -35,6 +36,13 @@ function send(frame) {
 }
 
 function act(action) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    // Nothing is sent while reconnecting: the whole view comes back with the connection.
+    showError("Not connected: reconnecting, then choose again.");
+    placing.sending = false;
+    placing.waiting = null;
+    return;
+  }
   showError("");
   selection = null;
   send({ type: "act", action, index: current.index });
@@ -658,7 +666,7 @@ function draw(payload) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}${root.dataset.wsPath}`);
-  socket.addEventListener("open", () => { retry = 500; });
+  socket.addEventListener("open", () => { reconnected = current !== null; retry = 500; });
   socket.addEventListener("message", (message) => {
     const payload = JSON.parse(message.data);
     if (payload.type === "error") {
@@ -682,7 +690,10 @@ function connect() {
       return;
     }
     const gap = current && !payload.opening && payload.index > current.index + 1;
-    if (payload.opening) placing = { picks: {}, sending: false, waiting: null, location: null };
+    // The whole view again: a plan being made is kept. After a reconnect, a pick that was
+    // on its way may have been lost: the plan goes on from the Location the server asks for.
+    if (payload.opening && reconnected) placing.waiting = null;
+    if (payload.opening) reconnected = false;
     draw(payload);
     if (gap) send({ type: "view" });
   });

@@ -113,21 +113,25 @@ export function attachTips(root) {
     const target = cardTarget(event);
     if (target && !target.contains(event.relatedTarget)) hide();
   });
+  // Keyboard focus shows the text; a tap or a click that focuses does not (it chooses).
   root.addEventListener("focusin", (event) => {
     const target = cardTarget(event);
-    if (target) show(target); else hide();
+    if (target && target.matches(":focus-visible")) show(target);
   });
-  root.addEventListener("focusout", hide);
-  // Touch: the "i" of a card (data-card-info) toggles its text without choosing it.
-  root.addEventListener("click", (event) => {
+  root.addEventListener("focusout", (event) => { if (!event.relatedTarget?.closest?.("[data-card-info]")) hide(); });
+  // Touch: the "i" of a card (data-card-info) shows its text without choosing it; a tap
+  // anywhere else hides it.
+  document.addEventListener("click", (event) => {
     const info = event.target.closest?.("[data-card-info]");
-    if (!info) return;
+    if (!info || !root.contains(info)) { if (shownFor) hide(); return; }
     event.preventDefault();
     event.stopPropagation();
-    const target = info.closest("[data-card-id]");
-    if (shownFor === target) hide(); else show(target);
+    show(info.closest("[data-card-id]"));
   }, true);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") hide(); });
-  window.addEventListener("scroll", hide, { passive: true });
+  // Scrolling moves the tip with its card (or drops it when the card is gone).
+  window.addEventListener("scroll", () => {
+    if (shownFor?.isConnected) show(shownFor); else if (shownFor) hide();
+  }, { passive: true });
   return { hide };
 }

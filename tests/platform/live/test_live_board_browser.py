@@ -68,10 +68,23 @@ def state_of(page) -> str:
 
 
 def wait_after_act(page, before: int) -> None:
-    page.wait_for_function(
-        f"Number(document.querySelector('{LIVE}').dataset.index) > {before}"
-        f" || document.querySelector('{LIVE}').dataset.state === 'done'"
-        " || document.querySelector('[data-error]:not([hidden])') !== null", timeout=60_000)
+    """Wait for the move to be applied (the view's index passes ``before``), the match to
+    end or an error. A click that landed on a button just redrawn by another view sent
+    nothing (the page is not sending): the player simply chooses again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(12):
+        try:
+            page.wait_for_function(
+                f"Number(document.querySelector('{LIVE}').dataset.index) > {before}"
+                f" || document.querySelector('{LIVE}').dataset.state === 'done'"
+                " || document.querySelector('[data-error]:not([hidden])') !== null", timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            if not sending(page) and index_of(page) == before:
+                return
+    view_shot(page, "debug-live-board")
+    raise AssertionError(f"the move after index {before} was not applied within a minute")
 
 
 def sending(page) -> bool:
@@ -139,6 +152,13 @@ def plan_placement(page, rng: random.Random, played: Played) -> None:
         assert name in summary, summary
     summary = page.locator("[data-placement-summary]").inner_text()
     assert summary.startswith("Location "), summary
+    if played.placements == 1 and played.planned >= 2:
+        # The plan on the board before Confirm, with one more card chosen.
+        cards = page.locator(".hand-card.playable:not(.planned)")
+        if cards.count() and try_click(cards.first):
+            page.mouse.move(1, 1)
+            view_shot(page, f"live-board-conquest-{page.viewport_size['width']}-plan")
+            try_click(page.locator(".hand-card.selected"))
     before = index_of(page)
     if not try_click(page.locator("[data-confirm-placement]")):
         return
@@ -215,12 +235,37 @@ def play_whole_match(page, game: str, width: int, screenshot, rng: random.Random
                 # A hand card is a card: name, its costs or CQ, its rules text, labelled stats.
                 text = hand.first.inner_text()
                 assert text.strip(), text
-                hand.first.hover()
-                page.locator(".lc-tip:not([hidden]) .lc-text").wait_for(timeout=5_000)
+                # Its text shows on hover (desktop) or on a tap of its "i" (phone).
+                tip = page.locator(".lc-tip:not([hidden]) .lc-text")
+                for _ in range(3):
+                    if width > 600:
+                        hand.first.hover()
+                    else:
+                        # A tap where the "i" is (a card that cannot be played now is
+                        # aria-disabled, which Playwright's own click refuses).
+                        info = hand.first.locator("[data-card-info]")
+                        info.scroll_into_view_if_needed()
+                        box = info.bounding_box()
+                        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                    if tip.count():
+                        break
+                    page.mouse.move(1, 1)
+                assert tip.count() == 1 and tip.inner_text().strip()
+                page.mouse.move(1, 1)
+                page.keyboard.press("Escape")
             if width < 600:
                 assert_fits_phone(page)
-            screenshot(page, f"live-board-{game}-{width}-mid")
-            view_shot(page, f"live-board-{game}-{width}-mid")
+            # A card chosen, its places lit: the board as a player sees it mid-match.
+            playable = page.locator(".hand-card.playable")
+            if playable.count() and try_click(playable.first):
+                page.wait_for_timeout(100)
+                page.mouse.move(1, 1)
+                screenshot(page, f"live-board-{game}-{width}-mid")
+                view_shot(page, f"live-board-{game}-{width}-mid")
+                if page.locator(".hand-card.selected").count():
+                    try_click(page.locator(".hand-card.selected"))
+            else:
+                mid_shot = False
     assert state_of(page) == "done", "the match did not end"
     return played
 

@@ -137,6 +137,13 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
         pages[name].locator("[data-final]").filter(has_text="You ").wait_for(timeout=20_000)
     finals = {name: pages[name].locator("[data-final]").inner_text() for name in ("alice", "bob")}
     assert sorted(text.split(" by ")[0].split(" on ")[0] for text in finals.values()) == ["You lost", "You won"], finals
+    # A match between two people is rated: each sees their rating change, one up, one down.
+    changes = {}
+    for name in ("alice", "bob"):
+        rating = pages[name].locator("[data-rating-change]")
+        rating.wait_for(timeout=20_000)
+        changes[name] = float(rating.locator("strong").inner_text())
+    assert sorted(changes.values())[0] < 0 < sorted(changes.values())[1], changes
     pages["carol"].wait_for_function("document.querySelector('[data-live-match]').dataset.state === 'done'",
                                      timeout=20_000)
     assert all('"hand"' not in frame for frame in spectator_frames)
