@@ -17,9 +17,35 @@ from engine import Game
 from web.games import GameField, get_game
 
 
+def format_choices() -> list[tuple[str, str]]:
+    """Every registered format (``tournaments.formats``) as ``(key, label)``, read when used."""
+    from tournaments.formats import all_formats
+
+    return [(fmt.key, fmt.label) for fmt in all_formats()]
+
+
+class FormatField(models.CharField):
+    """The format of an event: a key of the format registry (20 characters at most).
+
+    Like ``web.games.GameField``: its choices are the registry's, read when used, and are
+    left out of the field's deconstruction, so registering a format never needs a migration."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 20)
+        kwargs["choices"] = format_choices
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, _path, args, kwargs = super().deconstruct()
+        kwargs.pop("choices", None)
+        return name, "django.db.models.CharField", args, kwargs
+
+
 class Tournament(models.Model):
     """One scheduled event."""
 
+    # The keys of the built-in formats, for code and tests that name one; the field's
+    # choices are the registry's (FormatField), so a new format needs no entry here.
     class Format(models.TextChoices):
         SWISS = "swiss", "Swiss"
         SINGLE_ELIM = "single_elim", "Single elimination"
@@ -50,7 +76,7 @@ class Tournament(models.Model):
                                                help_text="Entries accepted until (empty: the start time)")
     entry_limit = models.PositiveIntegerField(null=True, blank=True, help_text="Entries beyond it join the waitlist")
     min_entries = models.PositiveIntegerField(default=2, help_text="Fewer at the start time cancels the event")
-    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    format = FormatField(default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(null=True, blank=True,
                                               help_text="Swiss or pod rounds; empty for the recommended number")
     best_of = models.PositiveSmallIntegerField(choices=BEST_OF_CHOICES, default=1)
@@ -105,10 +131,6 @@ class Tournament(models.Model):
     @property
     def has_started(self) -> bool:
         return self.state in (self.State.RUNNING, self.State.PAUSED, self.State.FINISHED)
-
-    @property
-    def is_elimination(self) -> bool:
-        return self.format in (self.Format.SINGLE_ELIM, self.Format.DOUBLE_ELIM)
 
 
 class Entry(models.Model):

@@ -8,7 +8,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, format_choices
 from tournaments.selectors import tournament_progress, tournament_seed_visible
 from web.serializers import GameChoiceField
 
@@ -68,6 +68,18 @@ class TournamentDetailSerializer(TournamentSerializer):
         return tournament_seed_visible(tournament)
 
 
+class FormatChoiceField(serializers.ChoiceField):
+    """A format's key, one of the format registry's at the time of the request (not of
+    import), so that a format registered later is accepted without a change here."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(choices=format_choices(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        self.choices = format_choices()
+        return super().to_internal_value(data)
+
+
 class TournamentCreateSerializer(serializers.Serializer):
     """The settings of a new event (or the ones to change, for an edit)."""
 
@@ -79,7 +91,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)
     entry_limit = serializers.IntegerField(required=False, allow_null=True, default=None)
     min_entries = serializers.IntegerField(required=False, default=2)
-    format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SWISS)
+    format = FormatChoiceField(default=Tournament.Format.SWISS)
     rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
                                       help_text="Swiss or pod rounds; null for the recommended number")
     best_of = serializers.IntegerField(default=1)

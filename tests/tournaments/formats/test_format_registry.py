@@ -233,3 +233,24 @@ def test_a_format_registered_in_one_module_runs_an_event_to_its_end(organiser, s
     assert page.status_code == 200
     winner = event.entries.get(pk=event.winner_id).player.username
     assert f"Winner: <strong>{winner}</strong>" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_registered_format_is_offered_by_the_api_and_the_model_with_no_migration(organiser, king_of_the_hill):
+    """The API and the model take their format choices from the registry when used, so the
+    test-only format is accepted over the API and valid on the model without any edit."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(organiser)
+    response = client.post("/api/tournaments/", {
+        "game": "tempofront", "name": "Hill", "format": "king_of_the_hill", "best_of": 1,
+        "starts_at": (timezone.now() + timedelta(hours=2)).isoformat()}, format="json")
+    assert response.status_code == 201, response.content
+    event = Tournament.objects.get(pk=response.json()["id"])
+    assert event.format == "king_of_the_hill"
+    event.full_clean()
+    assert event.get_format_display() == "King of the hill"
