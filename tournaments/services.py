@@ -28,9 +28,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.apps import apps
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -39,11 +36,12 @@ from decks.models import Deck
 from engine import games as engine_games
 from engine.core import Rng, seed_from
 from matches.models import Match
-from matches.services import RESERVED_PARAMS, match_challenge, match_deck_problems
+from matches.services import match_challenge, match_deck_problems, reserved_params
 from tournaments import conf, formats, plan
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
 from tournaments.permissions import can_drop_entry, can_manage_tournament
+from web import effects
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +111,7 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(params, Mapping):
         errors["params"] = ["params must be an object of rules parameter names and values"]
     else:
-        for reserved in RESERVED_PARAMS:
+        for reserved in reserved_params(engine_games.get(game) if isinstance(game, str) else None):
             if reserved in params:
                 errors.setdefault("params", []).append(f"'{reserved}' is set by the platform and cannot be chosen")
         if "params" not in errors and game in engine_games:
@@ -346,15 +344,14 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
 
 def _seeding_order(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
     """Entries from the top seed down: by the deck's ladder rating (its conservative
-    ordinal, bots pool) where the ladder is installed, equal ratings (unrated decks among
+    ordinal, bots pool), equal ratings (unrated decks among
     them) in a shuffle from the tournament seed, so the same event always seeds the same way."""
+    from ladder.selectors import ratings_for_decks
+
     order = list(entries)
     Rng(seed_from(tournament.seed, "seeding")).shuffle(order)
-    if apps.is_installed("ladder"):
-        from ladder.selectors import ratings_for_decks
-
-        ratings = ratings_for_decks(entry.deck_id for entry in order)
-        order.sort(key=lambda entry: -ratings[entry.deck_id])  # stable: ties keep the shuffle
+    ratings = ratings_for_decks(entry.deck_id for entry in order)
+    order.sort(key=lambda entry: -ratings[entry.deck_id])  # stable: ties keep the shuffle
     return order
 
 
@@ -682,31 +679,20 @@ def request_advance(tournament_id: int) -> None:
 
 
 def enqueue(task_name: str, object_id: int) -> None:
-    """Send a task by name to the tournaments queue; a broker failure is logged, and beat's
-    tick repairs what the lost message would have done."""
-    from config.celery import app
-
-    try:
-        app.send_task(task_name, args=[object_id], queue=conf.QUEUE)
-    except Exception:
-        logger.exception("could not enqueue %s(%s)", task_name, object_id)
+    """Send a task by name to the tournaments queue (``web.effects``: a broker failure is
+    logged, and beat's tick repairs what the lost message would have done)."""
+    effects.send_task(task_name, args=[object_id], queue=conf.QUEUE)
 
 
 def _broadcast_on_commit(tournament_id: int) -> None:
-    transaction.on_commit(lambda: tournament_broadcast(tournament_id=tournament_id))
+    """After commit, tell the event's page that something changed (``tournament.update``
+    with the progress line and state, read then); the page then re-reads what it shows."""
+    effects.broadcast_on_commit(group_name(tournament_id), lambda: _update_event(tournament_id))
 
 
-def tournament_broadcast(*, tournament_id: int) -> None:
-    """Tell the event's page that something changed (``tournament.update`` with the
-    progress line and state); the page then re-reads what it shows. Never raises."""
+def _update_event(tournament_id: int) -> dict[str, Any]:
     from tournaments.selectors import tournament_progress
 
-    try:
-        tournament = Tournament.objects.get(pk=tournament_id)
-        event = {"type": "tournament.update", "tournament": tournament_id, "state": tournament.state,
-                 "round": tournament.current_round, "progress": tournament_progress(tournament=tournament)}
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group_name(tournament_id), event)
-    except Exception:
-        logger.exception("could not broadcast tournament %s", tournament_id)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return {"type": "tournament.update", "tournament": tournament_id, "state": tournament.state,
+            "round": tournament.current_round, "progress": tournament_progress(tournament=tournament)}

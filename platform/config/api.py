@@ -12,8 +12,10 @@ Every API error, whatever raised it, leaves as::
 ``Retry-After``), ``bad_request`` (a NUL byte in the address: web/middleware.py),
 ``server_error`` (web/errors.py), ...); ``message`` is
 a sentence for people; ``fields`` maps each input field to its messages and is empty
-when the error is not about fields. Views and services raise DRF exceptions or Django's
-``ValidationError`` / ``PermissionDenied`` / ``Http404``; this module does the rest.
+when the error is not about fields. Services raise the application's own error
+(``web.apperrors.AppError``: its code, message, fields and status) or Django's
+``ValidationError`` / ``PermissionDenied`` / ``Http404``, views DRF's exceptions; this
+module does the rest.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from django.http import Http404
 from rest_framework import exceptions, parsers, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+
+from web.apperrors import AppError
 
 #: The key DRF files errors about the whole input under; reported as-is in ``fields``.
 NON_FIELD_KEY = "non_field_errors"
@@ -89,10 +93,21 @@ def _validation_message(fields: Mapping[str, list[str]]) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: every error in the shape above, with its status code.
 
+    The application's own refusals (``web.apperrors.AppError``, raised by services) keep
+    their code, message, fields and status (the one place they are mapped to HTTP);
     Django's ``ValidationError`` (raised by services) becomes a 400 with its message per
     field; an oversize body a 413; a value past the database's range (``OverflowError``,
     ``DataError``) a 400; anything unexpected is left to Django (a 500).
     """
+    if isinstance(exc, AppError):
+        from rest_framework.views import set_rollback
+
+        set_rollback()
+        if exc.status == status.HTTP_400_BAD_REQUEST and exc.fields:
+            code, message = "validation_error", _validation_message(exc.fields)
+        else:
+            code, message = exc.code, exc.message
+        return Response(error_body(code=code, message=message, fields=exc.fields), status=exc.status)
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_KEY: exc.messages}
         exc = exceptions.ValidationError(detail=detail)

@@ -36,12 +36,11 @@ from django.db import connection, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from decks.models import Deck, DeckVersion
-from ladder import conf
+from decks.models import Deck
+from ladder import conf, queries
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange, TickLock
 from matches.models import Match, MatchSeat
-from web.sql import prepared
 
 logger = logging.getLogger(__name__)
 
@@ -176,35 +175,21 @@ def apply_match(standings: Sequence[Standing], people: Sequence[Participant], pl
     return changes
 
 
-#: The columns of a rating that a result moves, in the order the recording SQL reads them.
-_READ_COLUMNS = ["id", "deck_id", "player_id", "mu", "sigma", "games", "wins", "draws", "losses", "form", "recent",
-                 "last_played"]
-
-
 def _seat_rows(match: Match, pool: str) -> tuple[list[SeatRow], bool, set[tuple]]:
-    """One query: the match's seats with their deck and owner, whether the match already
-    has rating changes, and the keys ``(deck_id, player_id)`` whose rating row exists."""
-    seat, version, deck = MatchSeat._meta.db_table, DeckVersion._meta.db_table, Deck._meta.db_table
-    rating, change = Rating._meta.db_table, RatingChange._meta.db_table
-    key = "r.deck_id = v.deck_id" if pool == Pool.BOTS else "r.player_id = d.owner_id"
-    sql = (
-        f"SELECT s.seat, s.pilot, s.deck_version_id, v.deck_id, d.owner_id, r.id, "
-        f"EXISTS (SELECT 1 FROM {change} c WHERE c.match_id = %s) "
-        f"FROM {seat} s JOIN {version} v ON v.id = s.deck_version_id JOIN {deck} d ON d.id = v.deck_id "
-        f"LEFT JOIN {rating} r ON r.pool = %s AND r.game = %s AND {key} "
-        f"WHERE s.match_id = %s ORDER BY s.seat"
-    )
-    with prepared() as cursor:
-        cursor.execute(sql, [match.pk, pool, match.game, match.pk])
-        found = cursor.fetchall()
-    rows = [SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in found]
-    rated = bool(found) and bool(found[0][6])
-    existing = {(r[3], None) if pool == Pool.BOTS else (None, r[4]) for r in found if r[5] is not None}
+    """One query (``queries.match_seats``): the match's seats with their deck and owner,
+    whether the match already has rating changes, and the keys ``(deck_id, player_id)``
+    whose rating row exists."""
+    found = queries.match_seats(match_id=match.pk, pool=pool, game=match.game)
+    rows = [SeatRow(r.seat, r.pilot, r.deck_version_id, r.deck_id, r.owner_id) for r in found]
+    rated = bool(found) and bool(found[0].rated)
+    existing = {(r.deck_id, None) if pool == Pool.BOTS else (None, r.owner_id) for r in found
+                if r.rating_id is not None}
     return rows, rated, existing
 
 
-def _lock_ratings(pool: str, game: str, people: Sequence[Participant], existing: set[tuple]) -> dict[tuple, tuple]:
-    """The participants' rating rows (``_READ_COLUMNS``), created if missing and locked.
+def _lock_ratings(pool: str, game: str, people: Sequence[Participant], existing: set[tuple]
+                  ) -> dict[tuple, queries.RatingLine]:
+    """The participants' rating rows (``queries.RatingLine``), created if missing and locked.
 
     Deadlock-free between workers: missing rows (not in ``existing``, read before any
     lock was taken) are first inserted in one statement sorted by (deck, player) with
@@ -220,17 +205,9 @@ def _lock_ratings(pool: str, game: str, people: Sequence[Participant], existing:
             [Rating(pool=pool, game=game, deck_id=deck_id, player_id=player_id) for deck_id, player_id in keys],
             ignore_conflicts=True,
         )
-    column = "deck_id" if pool == Pool.BOTS else "player_id"
+    by = "deck_id" if pool == Pool.BOTS else "player_id"
     wanted = [k[0] if pool == Pool.BOTS else k[1] for k in keys]
-    sql = (
-        f"SELECT {', '.join(_READ_COLUMNS)} FROM {Rating._meta.db_table} "
-        f"WHERE pool = %s AND game = %s AND {column} IN ({', '.join(['%s'] * len(wanted))}) ORDER BY id FOR UPDATE"
-    )
-    if not connection.features.has_select_for_update:  # SQLite: the write lock is the database's own
-        sql = sql.removesuffix(" FOR UPDATE")
-    with prepared() as cursor:
-        cursor.execute(sql, [pool, game, *wanted])
-        rows = cursor.fetchall()
+    rows = queries.lock_ratings(pool=pool, game=game, by=by, keys=wanted)
     if len(rows) < len(keys):
         # A rating row deleted after the seats were read (the rebuild or a deck's deletion):
         # create it the slow way, in the same order as above.
@@ -239,17 +216,12 @@ def _lock_ratings(pool: str, game: str, people: Sequence[Participant], existing:
             ignore_conflicts=True,
         )
         return _lock_ratings(pool, game, people, set(keys))
-    return {(r[1], r[2]): r for r in rows}
+    return {row.key: row for row in rows}
 
 
-def _standing(row: tuple) -> Standing:
-    recent = row[10]
-    if isinstance(recent, str | bytes):
-        recent = json.loads(recent)
-    last_played = row[11]
-    if isinstance(last_played, str):  # SQLite hands back text
-        last_played = datetime.fromisoformat(last_played)
-    return Standing(row[3], row[4], row[5], row[6], row[7], row[8], row[9], list(recent), last_played)
+def _standing(row: queries.RatingLine) -> Standing:
+    return Standing(row.mu, row.sigma, row.games, row.wins, row.draws, row.losses, row.form, row.recent_list(),
+                    row.last_played_at())
 
 
 def rating_record_match(*, match: Match) -> list[RatingChange]:
@@ -278,7 +250,7 @@ def rating_record_match(*, match: Match) -> list[RatingChange]:
         standings = [_standing(r) for r in ordered]
         played = match.finished or timezone.now()
         changes = apply_match(standings, people, played)
-        ids = [r[0] for r in ordered]
+        ids = [r.id for r in ordered]
         change_ids = _write(ids, standings, match.pk, changes)
     out = []
     for rating_id, change, change_id in zip(ids, changes, change_ids, strict=True):
@@ -290,38 +262,21 @@ def rating_record_match(*, match: Match) -> list[RatingChange]:
 
 def _write(ids: Sequence[int], standings: Sequence[Standing], match_id: int, changes: Sequence[dict]) -> list[int]:
     """Store the new standings of the rating rows ``ids`` and insert their rating changes
-    (in participant order); return the changes' ids. One statement on PostgreSQL."""
-    rating, change = Rating._meta.db_table, RatingChange._meta.db_table
-    change_columns = ["rating_id", "match_id", "entry", "deck_version_id", "place", "entries", "outcome",
-                      "mu_before", "sigma_before", "mu", "sigma", "ordinal", "played"]
-    change_params: list = []
-    for rating_id, c in zip(ids, changes, strict=True):
-        change_params += [rating_id, match_id, c["entry"], c["deck_version_id"], c["place"], c["entries"],
-                          c["outcome"], c["mu_before"], c["sigma_before"], c["mu"], c["sigma"], c["ordinal"],
-                          c["played"]]
-    rating_params: list = []
-    for rating_id, s in zip(ids, standings, strict=True):
-        rating_params += [rating_id, s.mu, s.sigma, model.ordinal(s.mu, s.sigma), s.games, s.wins, s.draws,
-                          s.losses, s.form, json.dumps(s.recent), s.last_played]
+    (in participant order); return the changes' ids. One statement on PostgreSQL
+    (``queries.write_ratings``)."""
     if connection.vendor == "postgresql":
-        values = ", ".join(["(%s::bigint, %s::float8, %s::float8, %s::float8, %s::int, %s::int, %s::int, %s::int, "
-                            "%s::text, %s::jsonb, %s::timestamptz)"] * len(ids))
-        inserts = ", ".join([f"({', '.join(['%s'] * len(change_columns))})"] * len(ids))
-        sql = (
-            f"WITH moved AS (UPDATE {rating} AS r SET mu = v.mu, sigma = v.sigma, ordinal = v.ordinal, "
-            f"games = v.games, wins = v.wins, draws = v.draws, losses = v.losses, form = v.form, recent = v.recent, "
-            f"last_played = v.last_played FROM (VALUES {values}) AS v(id, mu, sigma, ordinal, games, wins, draws, "
-            f"losses, form, recent, last_played) WHERE r.id = v.id) "
-            f"INSERT INTO {change} ({', '.join(change_columns)}) VALUES {inserts} RETURNING id"
+        return queries.write_ratings(
+            ratings=[[rating_id, s.mu, s.sigma, model.ordinal(s.mu, s.sigma), s.games, s.wins, s.draws, s.losses,
+                      s.form, json.dumps(s.recent), s.last_played]
+                     for rating_id, s in zip(ids, standings, strict=True)],
+            changes=[[rating_id, match_id, *(c[name] for name in queries.CHANGE_COLUMNS[2:])]
+                     for rating_id, c in zip(ids, changes, strict=True)],
         )
-        with prepared() as cursor:
-            cursor.execute(sql, rating_params + change_params)
-            return [r[0] for r in cursor.fetchall()]
     # Other databases (SQLite for make run): one UPDATE per rating, then the changes.
-    for index, rating_id in enumerate(ids):
-        fields = dict(zip(STANDING_FIELDS, rating_params[index * 11 + 1:index * 11 + 11], strict=True))
-        fields["recent"] = standings[index].recent
-        Rating.objects.filter(pk=rating_id).update(**fields)
+    for rating_id, s in zip(ids, standings, strict=True):
+        Rating.objects.filter(pk=rating_id).update(
+            mu=s.mu, sigma=s.sigma, ordinal=model.ordinal(s.mu, s.sigma), games=s.games, wins=s.wins, draws=s.draws,
+            losses=s.losses, form=s.form, recent=s.recent, last_played=s.last_played)
     created = RatingChange.objects.bulk_create(
         [RatingChange(rating_id=rating_id, match_id=match_id, **c) for rating_id, c in zip(ids, changes, strict=True)]
     )

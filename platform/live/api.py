@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, permissions, serializers
+from rest_framework import permissions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -102,21 +102,6 @@ class ChallengeListSerializer(serializers.Serializer):
 class ChallengesWaitingSerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="Pending challenges made to me")
     latest = ChallengeSerializer(allow_null=True, help_text="The newest of them, or null")
-
-
-class LiveConflict(exceptions.APIException):
-    status_code = 409
-    default_code = "conflict"
-
-
-def _raise(exc: services.LiveError):
-    error = {403: exceptions.PermissionDenied, 404: exceptions.NotFound, 400: exceptions.ValidationError}
-    cls = error.get(exc.status)
-    if cls is exceptions.ValidationError:
-        raise exceptions.ValidationError({"action": [exc.message]}, code=exc.code)
-    if cls is not None:
-        raise cls(exc.message, code=exc.code)
-    raise LiveConflict(exc.message, code=exc.code)
 
 
 def _deck_version(user, value, field: str = "deck") -> DeckVersion:
@@ -238,11 +223,8 @@ class ChallengeAnswer(APIView):
         if not isinstance(accept, bool):
             raise ValidationError({"accept": ["'accept' must be true or false"]})
         version = _deck_version(request.user, data.get("deck")) if accept else None
-        try:
-            challenge = services.live_challenge_answer(challenge_id=challenge_id, user=request.user, accept=accept,
-                                                       deck_version=version)
-        except services.LiveError as exc:
-            _raise(exc)
+        challenge = services.live_challenge_answer(challenge_id=challenge_id, user=request.user, accept=accept,
+                                                   deck_version=version)
         return Response(_challenge_json(challenge))
 
 

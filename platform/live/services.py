@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -45,6 +44,8 @@ from engine.runner import Observation
 from live import conf, engine_state
 from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
+from web import effects
+from web.apperrors import AppError
 
 logger = logging.getLogger(__name__)
 
@@ -56,17 +57,14 @@ CHECK_HORIZON_SECONDS = 300.0
 HUMAN = "human"
 
 
-class LiveError(Exception):
+class LiveError(AppError):
     """A move or request that cannot be done; ``code`` is stable, ``message`` for people.
 
-    ``status`` is the HTTP status an API answers with.
+    ``status`` is the HTTP status an API answers with; a 400 is about the ``action``.
     """
 
     def __init__(self, code: str, message: str, *, status: int = 409):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+        super().__init__(message, code=code, status=status, fields={"action": [message]} if status == 400 else None)
 
 
 @dataclass(frozen=True)
@@ -620,22 +618,16 @@ async def abroadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
 
 def broadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     """Send ``(group, message)`` pairs through the channel layer from synchronous code
-    (workers, HTTP views); never raises."""
-    if get_channel_layer() is None:
-        return
-    try:
-        async_to_sync(abroadcast)(messages)
-    except Exception:
-        logger.exception("could not broadcast a live view")
+    (workers, HTTP views), one group send per match (``web.effects``); never raises."""
+    by_match: dict[str, dict[str, dict[str, Any]]] = {}
+    for group, message in messages:
+        by_match.setdefault(_match_group_of(group), {})[group] = message
+    for match_group, views in by_match.items():
+        effects.group_send(match_group, {"type": "live.views", "views": views})
 
 
 def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queue: str = "live") -> None:
-    from config.celery import app
-
-    try:
-        app.send_task(task, args=args, queue=queue, countdown=countdown)
-    except Exception:
-        logger.exception("could not enqueue %s%s", task, args)
+    effects.send_task(task, args=args, queue=queue, countdown=countdown)
 
 
 # --------------------------------------------------------------------------- matchmaking

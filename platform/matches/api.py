@@ -43,7 +43,7 @@ from matches.selectors import (
     match_replay_page,
 )
 from matches.serializers import ChallengeSerializer, MatchDetailSerializer, MatchSerializer
-from matches.services import TooManyOpenChallenges, match_challenge, match_game_verify
+from matches.services import match_challenge, match_game_verify
 from web.games import game_names
 
 FILTERS = [
@@ -128,15 +128,10 @@ class MatchListCreate(generics.GenericAPIView):
             if version is None:
                 raise ValidationError({"decks": [f"deck '{deck.name}' has no version to play"]})
             versions.append(version)
-        try:
-            match = match_challenge(
-                created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
-                params=body.validated_data.get("params"),
-            )
-        except TooManyOpenChallenges as exc:
-            return Response(error_body(code="too_many_open_challenges", message=str(exc),
-                                       fields={"decks": [f"at most {exc.cap} open challenges per player"]}),
-                            status=status.HTTP_409_CONFLICT)
+        match = match_challenge(
+            created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
+            params=body.validated_data.get("params"),
+        )
         return Response(MatchDetailSerializer(match_get(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
 
 

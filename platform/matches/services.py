@@ -24,7 +24,6 @@ transaction; enqueues and broadcasts happen only after commit.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import secrets
@@ -33,8 +32,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -42,12 +39,13 @@ from django.utils import timezone
 
 from decks.models import DeckVersion
 from engine import games as engine_games
-from engine.core import Outcome, Replay
-from matches import conf, fairness, signals
+from engine.core import Game, Outcome, Replay
+from matches import conf, fairness, queries, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
+from web import effects
+from web.apperrors import AppError
 from web.games import seat_counts_text
-from web.sql import prepared
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +53,6 @@ RUN_MATCH = "matches.run_match"
 RUN_TIEBREAK = "matches.run_tiebreak"
 SWEEP = "matches.sweep"
 TIEBREAK_LEASE_PREFIX = "tiebreak:"
-#: Parameters the platform sets itself; a challenge may not choose them.
-RESERVED_PARAMS = ("tiebreak",)
 #: Longest error text kept on a failed match.
 ERROR_MAX_CHARS = 4000
 
@@ -131,6 +127,14 @@ def match_challenge(
     return match
 
 
+def reserved_params(engine_game: Game | None) -> list[str]:
+    """The parameters the platform sets itself (``ParamSpec.organiser`` false: Conquest's
+    ``tiebreak``, which ``Game.defer_ties`` sets); a challenge or an event may not choose them."""
+    if engine_game is None:
+        return []
+    return [name for name, spec in engine_game.param_specs().items() if not spec.organiser]
+
+
 def _validated(versions: list[DeckVersion], *, best_of: int, params: Mapping[str, Any] | None,
                seed: int | None) -> tuple[str, dict[str, Any], int]:
     """The game, the parameters and the seed (random when None) of a match of ``versions``;
@@ -159,7 +163,7 @@ def _validated(versions: list[DeckVersion], *, best_of: int, params: Mapping[str
         errors["params"] = ["params must be an object of rules parameter names and values"]
     elif params:
         clean_params = dict(params)
-        for name in RESERVED_PARAMS:
+        for name in reserved_params(engine_game):
             if name in clean_params:
                 errors.setdefault("params", []).append(f"'{name}' is set by the platform and cannot be chosen")
     if seed is None:
@@ -276,14 +280,17 @@ def match_deck_problems(*, deck_versions: Sequence[DeckVersion], params: Mapping
     return problems
 
 
-class TooManyOpenChallenges(Exception):
+class TooManyOpenChallenges(AppError):
     """The challenger already has ``MATCHES_MAX_OPEN_CHALLENGES`` challenges queued or running."""
+
+    code = "too_many_open_challenges"
 
     def __init__(self, cap: int, open_now: int):
         self.cap, self.open_now = cap, open_now
         super().__init__(
             f"You already have {open_now} challenges queued or running; at most {cap} may be open at once "
-            f"(MATCHES_MAX_OPEN_CHALLENGES). Wait for one to finish."
+            f"(MATCHES_MAX_OPEN_CHALLENGES). Wait for one to finish.",
+            fields={"decks": [f"at most {cap} open challenges per player"]},
         )
 
 
@@ -439,7 +446,7 @@ def _locked_with_games(match_id: int, worker: str) -> tuple[Match, dict[int, lis
     """:func:`_locked_for`, with what finishing the match needs: its written games'
     places by entry (``{number: entry_places}``) and its seat count.
 
-    On PostgreSQL one prepared statement (:mod:`web.sql`): the games and the count are
+    On PostgreSQL one prepared statement (``queries.lock_match_with_games``): the games and the count are
     subqueries of the locking ``SELECT ... FOR UPDATE``. They are read from the
     statement's snapshot, taken before it waited for the lock; that is the same as
     reading them after it, because every write of a match's games is made by the holder
@@ -453,45 +460,14 @@ def _locked_with_games(match_id: int, worker: str) -> tuple[Match, dict[int, lis
         written = {number: outcome["entry_places"] for number, outcome in
                    match.games.order_by("number").values_list("number", "outcome")}
         return match, written, None
-    sql, fields, converters = _lock_statement()
-    with prepared() as cursor:
-        cursor.execute(sql, [match_id])
-        row = cursor.fetchone()
-    if row is None:
+    locked = queries.lock_match_with_games(match_id)
+    if locked is None:
         raise Match.DoesNotExist(f"there is no match {match_id}")
-    values = list(row[:len(fields)])
-    for index, field_converters in converters:
-        for convert in field_converters:
-            values[index] = convert(values[index], fields[index], connection)
-    match = Match.from_db(connection.alias, [f.target.attname for f in fields], values)
+    match = locked.match
     if match.status != Match.Status.RUNNING or match.lease_owner != worker:
         raise LeaseLost(f"match {match_id}: {worker} no longer holds the lease (now {match.status}, "
                         f"held by {match.lease_owner or 'nobody'})")
-    entries, games = row[len(fields)], row[len(fields) + 1]
-    return match, {number: places for number, places in json.loads(games)}, entries
-
-
-@functools.cache
-def _lock_statement() -> tuple[str, list, list[tuple[int, list]]]:
-    """The SQL of :func:`_locked_with_games` on PostgreSQL, the match's columns and, by
-    column index, the converters Django applies to them when it reads a row (JSON)."""
-    quote = connection.ops.quote_name
-    table, seat, game = Match._meta.db_table, MatchSeat._meta.db_table, MatchGame._meta.db_table
-    fields = [f.get_col(table) for f in Match._meta.concrete_fields]
-    columns = ", ".join(f"m.{quote(col.target.column)}" for col in fields)
-    sql = (
-        f"SELECT {columns}, "
-        f"(SELECT count(*) FROM {seat} s WHERE s.match_id = m.id), "
-        f"(SELECT coalesce(json_agg(json_build_array(g.number, g.outcome -> 'entry_places') ORDER BY g.number), "
-        f"'[]'::json)::text FROM {game} g WHERE g.match_id = m.id) "
-        f"FROM {table} m WHERE m.id = %s FOR UPDATE"
-    )
-    converters = []
-    for index, col in enumerate(fields):
-        found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-        if found:
-            converters.append((index, found))
-    return sql, fields, converters
+    return match, locked.games, locked.entries
 
 
 def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int | None = None) -> None:
@@ -513,13 +489,8 @@ def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int
     match.lease_owner = ""
     match.lease_expires = None
     match.error = ""
-    if connection.vendor == "postgresql":  # the same UPDATE as save(update_fields=...), prepared
-        with prepared() as cursor:
-            cursor.execute(
-                f"UPDATE {Match._meta.db_table} SET status = %s, finished = %s, progress = %s, winner_seat = %s, "
-                "result = %s::jsonb, lease_owner = %s, lease_expires = NULL, error = %s WHERE id = %s",
-                [match.status, now, match.progress, match.winner_seat, json.dumps(match.result), "", "", match.pk],
-            )
+    if connection.vendor == "postgresql":
+        queries.write_finished(match)
     else:
         match.save(update_fields=["status", "finished", "progress", "winner_seat", "result", "lease_owner",
                                   "lease_expires", "error"])
@@ -701,26 +672,14 @@ def match_game_verify(*, game: MatchGame) -> list[str]:
 
 
 def _enqueue(task_name: str, object_id: int, *, queue: str = "matches") -> None:
-    """Send a task by name to ``queue`` (a match's queue follows its kind: ``conf.queue_for``).
-
-    Runs after commit: if the broker is down the row is already written, so the failure
-    is logged rather than raised into the request; the sweeper recovers running matches.
-    """
-    from config.celery import app
-
-    try:
-        app.send_task(task_name, args=[object_id], queue=queue)
-    except Exception:
-        logger.exception("could not enqueue %s(%s)", task_name, object_id)
+    """Send a task by name to ``queue`` (a match's queue follows its kind: ``conf.queue_for``),
+    through ``web.effects`` (a broker failure is logged; the sweeper recovers running
+    matches). Called from ``transaction.on_commit``."""
+    effects.send_task(task_name, args=[object_id], queue=queue)
 
 
 def _group_send(match_id: int, event: dict[str, Any]) -> None:
-    try:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group_name(match_id), event)
-    except Exception:
-        logger.exception("could not broadcast %s to match %s", event.get("type"), match_id)
+    effects.group_send(group_name(match_id), event)
 
 
 def match_broadcast(*, match_id: int) -> None:
@@ -728,22 +687,24 @@ def match_broadcast(*, match_id: int) -> None:
 
     Called after commit, so what is sent is what any later reader sees.
     """
-    from matches.selectors import match_get
-    from matches.serializers import MatchDetailSerializer
 
-    try:
-        payload = json_ready(MatchDetailSerializer(match_get(match_id=match_id)).data)
-    except Match.DoesNotExist:
-        return
-    except Exception:  # the write is committed: a failed broadcast must not fail the task
-        logger.exception("could not build the broadcast of match %s", match_id)
-        return
-    _group_send(match_id, {"type": "match.update", "match": payload})
+    def event() -> dict[str, Any] | None:
+        from matches.selectors import match_get
+        from matches.serializers import MatchDetailSerializer
+
+        try:
+            match = match_get(match_id=match_id)
+        except Match.DoesNotExist:
+            return None
+        return {"type": "match.update", "match": json_ready(MatchDetailSerializer(match).data)}
+
+    built = effects.built(event, f"match {match_id}")
+    if built is not None:
+        _group_send(match_id, built)
 
 
 def json_ready(value: Any) -> Any:
     """Serializer output as plain JSON types (the channel layer serializes with msgpack)."""
-    import json
 
     from rest_framework.utils.encoders import JSONEncoder
 

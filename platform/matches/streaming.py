@@ -48,15 +48,12 @@ class BoardStreamer:
         self.pending_events = []
         try:
             (self._send or _group_send)(self.match_id, frame)
-        except Exception:
+        except Exception:  # a ``send`` of its own that fails (``_group_send`` never raises)
             logger.exception("could not stream the board of match %s", self.match_id)
         return True
 
 
 def _group_send(match_id: int, frame: dict[str, Any]) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
+    from web import effects
 
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(f"match.{match_id}", frame)
+    effects.group_send(f"match.{match_id}", frame)

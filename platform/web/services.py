@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from web import effects
 from web.models import Heartbeat
 
 logger = logging.getLogger(__name__)
@@ -40,17 +39,7 @@ def heartbeat_record(*, worker: str, name: str = SITE_HEARTBEAT) -> Heartbeat:
             "beats": beat.beats,
             "at": beat.last_beat_at.isoformat(),
         }
-        transaction.on_commit(lambda: site_broadcast(event))
+        # After commit, to every open site socket; a channel layer that is down must not
+        # turn a recorded beat into a failed (and retried) task (``web.effects``).
+        effects.broadcast_on_commit(SITE_GROUP, event)
     return beat
-
-
-def site_broadcast(event: dict) -> None:
-    """Send ``event`` to every open site socket; a failure is logged, never raised.
-
-    Called after commit: the row is already written, so a channel layer that is down must
-    not turn a recorded beat into a failed (and retried) task.
-    """
-    try:
-        async_to_sync(get_channel_layer().group_send)(SITE_GROUP, event)
-    except Exception:
-        logger.exception("could not broadcast %s to group %r", event.get("type"), SITE_GROUP)

@@ -209,14 +209,14 @@ def test_run_match_delivered_twice_plays_once(alice, bob, enqueued):
 
 @pytest.mark.django_db(transaction=True)
 def test_an_engine_error_fails_the_match_with_the_reason(alice, bob, enqueued, monkeypatch):
-    from matches import tasks
+    from matches import play
 
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
 
     def broken(*args, **kwargs):
         raise RuntimeError("engine exploded")
 
-    monkeypatch.setattr(tasks, "play_match", broken)
+    monkeypatch.setattr(play, "play_match", broken)
     assert run_match.apply(args=[match.pk]).get() == "failed"
     match.refresh_from_db()
     assert match.status == Match.Status.FAILED
