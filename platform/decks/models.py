@@ -43,6 +43,13 @@ class Deck(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.get_game_display()}, {self.owner})"
 
+    @property
+    def max_seats(self) -> int:
+        """The most players a match of the deck's game seats (``Game.max_seats``)."""
+        from engine import games
+
+        return games[self.game].max_seats if self.game in games else 2
+
     def get_absolute_url(self) -> str:
         return reverse("decks:detail", args=[self.pk])
 

@@ -15,7 +15,7 @@ class DeckChoiceField(forms.ModelChoiceField):
 
 
 class ChallengeForm(forms.Form):
-    """Your deck against one opponent deck (up to three for Conquest), best of 1, 3 or 5.
+    """Your deck against one opponent deck (up to three when its game seats four), best of 1, 3 or 5.
 
     Only the choices are checked here; the challenge itself (same game, seat count, the
     decks' rules) is checked by ``match_challenge``, whose messages the view shows.
@@ -23,8 +23,9 @@ class ChallengeForm(forms.Form):
 
     deck = DeckChoiceField(queryset=Deck.objects.none(), label="Your deck")
     opponent = DeckChoiceField(queryset=Deck.objects.none(), label="Opponent deck")
-    opponent_2 = DeckChoiceField(queryset=Deck.objects.none(), required=False, label="Second opponent (Conquest)")
-    opponent_3 = DeckChoiceField(queryset=Deck.objects.none(), required=False, label="Third opponent (Conquest)")
+    opponent_2 = DeckChoiceField(queryset=Deck.objects.none(), required=False,
+                                 label="Second opponent (games of 3 or more)")
+    opponent_3 = DeckChoiceField(queryset=Deck.objects.none(), required=False, label="Third opponent (games of 4)")
     best_of = forms.TypedChoiceField(choices=[(1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5")], coerce=int,
                                      initial=1, label="Games")
 

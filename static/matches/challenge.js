@@ -1,5 +1,6 @@
 // Challenge form: once your deck is chosen, only decks of the same game can be picked as
-// opponents, and the extra opponent fields show only for Conquest (2 to 4 players).
+// opponents, and an extra opponent field shows only when the deck's game seats enough
+// players (each own deck says its game's data-max-seats; each extra field the seats it needs).
 
 const form = document.querySelector("[data-challenge-form]");
 
@@ -15,8 +16,9 @@ function sync() {
       if (hidden && option.selected) select.value = "";
     }
   }
-  for (const field of form.querySelectorAll("[data-conquest-only]")) {
-    const show = game === "conquest";
+  const seats = Number(own.selectedOptions[0]?.dataset.maxSeats || 2);
+  for (const field of form.querySelectorAll("[data-seats-needed]")) {
+    const show = seats >= Number(field.dataset.seatsNeeded);
     field.hidden = !show;
     if (!show) field.querySelector("select").value = "";
   }

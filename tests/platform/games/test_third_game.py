@@ -6,6 +6,7 @@ shown, and a Swiss event of it runs to its end (issue 22, part 1)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -207,3 +208,29 @@ def test_a_swiss_event_of_the_game_runs_to_its_end(highcard, monkeypatch):
     assert Match.objects.filter(game="highcard", status=Match.Status.DONE).count() == 4
     rows = standings_rows(tournament=event)
     assert len(rows) == 4 and rows[0]["rank"] == 1
+
+
+@pytest.mark.django_db
+def test_the_challenge_form_offers_as_many_opponents_as_the_game_seats(client):
+    """A game of four (Highcard dealt to four, registered here) gets the extra opponent
+    fields of the challenge form because it seats four, not because of its name."""
+
+    class HighcardOfFour(tiny_game.HighcardGame):
+        name = "highcard4"
+        title = "Highcard of four"
+        max_seats = 4
+
+    games.register(HighcardOfFour())
+    try:
+        alice = player("alice")
+        for game in ("highcard4", "tempofront"):
+            text = LOW if game == "highcard4" else next(iter(games[game].starter_decks().values())).to_text("Leader")
+            deck_register(owner=alice, game=game, name=f"Mine {game}", decklist=text, pilot="random")
+        client.force_login(alice)
+        html = client.get("/matches/new/").content.decode()
+    finally:
+        games.unregister("highcard4")
+    four = re.search(r'<option value="\d+" data-game="highcard4" data-max-seats="(\d)"', html)
+    two = re.search(r'<option value="\d+" data-game="tempofront" data-max-seats="(\d)"', html)
+    assert four and four.group(1) == "4" and two and two.group(1) == "2"
+    assert 'data-seats-needed="3"' in html and 'data-seats-needed="4"' in html
