@@ -151,21 +151,30 @@ def param_ranges() -> dict[str, str]:
     return out
 
 
+def _decks_field() -> serializers.ListField:
+    counts = seat_counts_text()
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), min_length=2, max_length=4,
+        error_messages={"min_length": f"a challenge takes 2 to 4 decks ({counts}): at least "
+                                      "{min_length}, your own first",
+                        "max_length": f"a challenge takes 2 to 4 decks ({counts}): at most {{max_length}}"},
+        help_text=f"Deck ids, 2 to 4 ({counts}), all for the same game; the first is the challenger's own deck "
+                  "(entry 0), the others are its opponents",
+    )
+
+
 class ChallengeSerializer(serializers.Serializer):
     """``POST /api/matches/``: the decks (ids; each plays its latest version) and best-of."""
 
-    decks = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), min_length=2, max_length=4,
-        error_messages={"min_length": f"a challenge takes 2 to 4 decks ({seat_counts_text()}): at least "
-                                      "{min_length}, your own first",
-                        "max_length": f"a challenge takes 2 to 4 decks ({seat_counts_text()}): at most "
-                                      "{max_length}"},
-        help_text=f"Deck ids, 2 to 4 ({seat_counts_text()}), all for the same game; the first is the "
-                  "challenger's own deck (entry 0), the others are its opponents",
-    )
+    decks = _decks_field()
     best_of = serializers.ChoiceField(
         choices=Match.BEST_OF_CHOICES, default=1, help_text="Games in the match: 1, 3 or 5",
         error_messages={"invalid_choice": "best_of must be 1, 3 or 5, not {input}"})
     params = serializers.DictField(required=False, help_text=(
         "Rules parameters of the game (optional); each must be one the engine declares, within its range "
         "(else 400 naming the bound): " + "; ".join(f"{name}: {ranges}" for name, ranges in param_ranges().items())))
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # Its messages name the games as registered now, not when this module was imported.
+        self.fields["decks"] = _decks_field()
