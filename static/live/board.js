@@ -18,6 +18,11 @@ let current = null;
 let received = 0;
 let retry = 500;
 let reconnected = false;
+// The index of the view an action was sent from, until a newer view (or an error) comes:
+// the same view drawn again meanwhile must not offer the choices a second time.
+let inFlight = null;
+let inFlightSince = 0;
+let probing = false;
 // What the player has chosen on the board so far: a source ("card:<id>", "slot:...") and
 // the places clicked after it. Reset by every new view.
 let selection = null;
@@ -45,6 +50,8 @@ function act(action) {
   }
   showError("");
   selection = null;
+  inFlight = current.index;
+  inFlightSince = Date.now();
   send({ type: "act", action, index: current.index });
   root.querySelectorAll("[data-actions] button, [data-bar] button").forEach((b) => { b.disabled = true; });
   root.dataset.sending = "1";
@@ -414,6 +421,12 @@ function choiceButton(action, label, attrs = {}) {
 function drawChoices({ keepHand = false } = {}) {
   drawBoardOnly();
   if (mySeat === null) return;
+  if (inFlight !== null && inFlight >= current.index) {
+    // Still waiting for the answer to the action sent from this very view.
+    root.querySelectorAll("[data-actions] button, [data-bar] button").forEach((b) => { b.disabled = true; });
+    return;
+  }
+  inFlight = null;
   delete root.dataset.sending;
   const bar = $("[data-bar]");
   const hint = $("[data-bar-hint]");
@@ -670,6 +683,7 @@ function connect() {
   socket.addEventListener("message", (message) => {
     const payload = JSON.parse(message.data);
     if (payload.type === "error") {
+      inFlight = null;
       // A refused pick stops the placement being sent: the plan comes back to be changed.
       placing.sending = false;
       placing.waiting = null;
@@ -692,7 +706,14 @@ function connect() {
     const gap = current && !payload.opening && payload.index > current.index + 1;
     // The whole view again: a plan being made is kept. After a reconnect, a pick that was
     // on its way may have been lost: the plan goes on from the Location the server asks for.
-    if (payload.opening && reconnected) placing.waiting = null;
+    if (payload.opening && reconnected) { placing.waiting = null; inFlight = null; }
+    // The answer to a probe (below): the position has not moved, so the action was not
+    // applied; the choices are offered again (and a plan being sent goes on).
+    if (payload.opening && probing && inFlight !== null && payload.index <= inFlight) {
+      inFlight = null;
+      placing.waiting = null;
+    }
+    if (payload.opening) probing = false;
     if (payload.opening) reconnected = false;
     draw(payload);
     if (gap) send({ type: "view" });
@@ -711,7 +732,14 @@ root.querySelector("[data-resign]")?.addEventListener("click", () => {
 $("[data-board]").addEventListener("click", boardClick);
 $("[data-board]").addEventListener("keydown", boardKey);
 attachTips(root);
-setInterval(drawClocks, 250);
+setInterval(() => {
+  drawClocks();
+  // No answer to an action for 8 s (a lost message): ask for the whole view again.
+  if (inFlight !== null && !probing && Date.now() - inFlightSince > 8000) {
+    probing = true;
+    send({ type: "view" });
+  }
+}, 250);
 loadCards(root.dataset.game).then(() => {
   connect();
 });

@@ -51,6 +51,13 @@ function cardList(cards, empty = "none") {
 
 // A stat's label names a rules term where there is one ("Conquest Pool", "Dominion"):
 // glossary.js explains it on hover and focus and links its glossary entry.
+/** A player's discard pile (public in both games), folded: "Discard (3)" opens its cards. */
+function discardPile(p) {
+  if (!p.discard?.length) return null;
+  return el("details", { class: "zone zone-discard", "data-discard": p.seat },
+    el("summary", { class: "stat-label" }, `Discard (${p.discard.length})`), cardList(p.discard));
+}
+
 function stat(label, value, extra = null) {
   return el("div", { class: "stat" }, el("span", { class: "stat-label", "data-term": label }, label),
     el("strong", {}, value), extra);
@@ -127,6 +134,7 @@ function renderConquest(container, ctx) {
       el("p", { class: "celestial" }, el("span", { class: "stat-label", "data-term": "Celestial" }, "Celestial "),
         el("strong", { "data-card-id": p.celestial?.id ?? null }, p.celestial?.name ?? "—"), p.celestial_played ? el("span", { class: "unit-tag" }, "played") : null),
       el("div", { class: "zone" }, el("span", { class: "stat-label", "data-term": "Upload Zone" }, "Upload Zone"), cardList(p.uploads, "empty")),
+      discardPile(p),
       hand ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(hand, "empty")) : null);
   }));
 
@@ -203,7 +211,8 @@ function tfPlayer(ctx, p, view) {
       stat("Discard", p.discard.length)),
     own ? el("div", { class: "zone zone-hand", "data-hand": p.seat }, el("span", { class: "stat-label" }, "Hand"), cardList(own.hand, "empty")) : null,
     own && own.reserve?.length ? el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Reserve"), cardList(own.reserve)) : null,
-    own && own.scouting?.length ? el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Scouting"), cardList(own.scouting)) : null);
+    own && own.scouting?.length ? el("div", { class: "zone" }, el("span", { class: "stat-label" }, "Scouting"), cardList(own.scouting)) : null,
+    discardPile(p));
 }
 
 function timeline(view) {

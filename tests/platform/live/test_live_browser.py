@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from live_helpers import make_deck
+from playwright.sync_api import Error as PlaywrightError
 
 from live.models import LiveMatch
 
@@ -211,7 +212,11 @@ def test_a_player_plays_conquest_against_a_bot_through_placement_and_a_response_
                 assert ":" in page.locator("[data-prompt]").inner_text()  # the countdown
                 if placements and responses == 1:
                     screenshot(page, "live-conquest-response-window")
-            buttons.nth(rng.randrange(buttons.count())).click()
+            count = buttons.count()
+            try:  # a bot's move may have redrawn the list meanwhile: then choose again
+                buttons.nth(rng.randrange(max(1, count))).click(timeout=3000)
+            except PlaywrightError:
+                continue
         page.wait_for_function(
             f"Number(document.querySelector('[data-live-match]').dataset.index) > {before}"
             " || document.querySelector('[data-live-match]').dataset.state === 'done'", timeout=60_000)
