@@ -73,7 +73,7 @@ def wait_for_board(page, *, other_than: int | None = None) -> int:
 def resign(page) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("[data-resign]").click()
-    page.locator("[data-actions]").filter(has_text="The match is over").wait_for(timeout=20_000)
+    page.locator("[data-final]").filter(has_text="You lost by resignation").wait_for(timeout=20_000)
 
 
 def open_lobby_and_stay(page, asgi_server) -> None:
@@ -107,7 +107,7 @@ def test_players_matched_through_the_queue_are_free_again_once_their_match_is_ov
     assert wait_for_board(bob) == first
 
     resign(alice)
-    bob.locator("[data-actions]").filter(has_text="The match is over").wait_for(timeout=20_000)
+    bob.locator("[data-final]").filter(has_text="You won").wait_for(timeout=20_000)
 
     # Back in the lobby: not sent back to the finished match, even after a reload.
     for page in (alice, bob):
