@@ -139,9 +139,13 @@ class ConquestPods(GroupFormat):
     takes_late_entries = True
 
     def check(self, values: Mapping[str, Any], clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
-        # Only Conquest seats more than two players at a game.
-        if values.get("game") != "conquest":
-            errors["format"] = ["pods are a Conquest format"]
+        # Pods need a game that seats three or more at a table; the game says how many it seats.
+        from engine import games
+
+        game = games.get(values.get("game"))
+        if game is not None and game.max_seats < min(self.seats):
+            errors["format"] = [f"pods need a game that seats {min(self.seats)} or more at a table; "
+                                f"{game.title} seats at most {game.max_seats}"]
 
     def seats_error(self, per_game: Any) -> str:
         return f"Conquest pods seat 3 or 4 players per game, not {per_game!r}"

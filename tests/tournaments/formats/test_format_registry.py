@@ -108,7 +108,7 @@ def test_a_format_names_each_bad_setting():
         "late_entry_rounds": ["late entry is only possible in Swiss, Swiss with a top cut and Conquest pods events"],
     }
     _, errors = formats.get_format("conquest_pods").validate({"game": "tempofront", "players_per_game": 2})
-    assert errors == {"format": ["pods are a Conquest format"],
+    assert errors == {"format": ["pods need a game that seats 3 or more at a table; TempoFront seats at most 2"],
                       "players_per_game": ["Conquest pods seat 3 or 4 players per game, not 2"]}
 
 
