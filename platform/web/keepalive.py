@@ -15,7 +15,9 @@ Procfile line therefore runs its command under this supervisor::
   supervisor then exits with the command's status instead of restarting it.
 - The command runs in its own process group, so honcho's signal to the supervisor's group
   is not delivered twice; if the supervisor itself is killed outright, Linux kills the
-  command too (``PR_SET_PDEATHSIG``), so nothing is left running.
+  command too (``PR_SET_PDEATHSIG``), so nothing is left running. The supervisor asks
+  the same of its own parent (the Procfile lines ``exec`` it, so that parent is honcho):
+  when honcho is killed outright, the supervisor is told to stop as by SIGTERM.
 
 In docker-compose each service's ``restart: unless-stopped`` does this job instead; in
 production use your process manager's restart policy (systemd ``Restart=always``).
@@ -45,6 +47,14 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
         pass
 
 
+def _stop_with_parent() -> None:
+    """Ask Linux for SIGTERM when this process's parent dies (honcho killed outright)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
 def say(message: str) -> None:
     print(f"keepalive: {message}", file=sys.stderr, flush=True)
 
@@ -67,6 +77,10 @@ def run(command: list[str], *, min_pause: float = MIN_PAUSE, max_pause: float = 
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    parent = os.getppid()
+    _stop_with_parent()
+    if os.getppid() != parent:  # the parent died before the request took effect
+        return 0
 
     name = os.path.basename(command[0])
     pause = min_pause

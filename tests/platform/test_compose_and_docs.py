@@ -87,8 +87,10 @@ def test_compose_web_runs_the_same_asgi_app_as_the_procfile(compose):
 
 
 def command_of(line: str) -> list[str]:
-    """A Procfile command without its ``python -m web.keepalive --`` supervisor."""
+    """A Procfile command without its ``exec python -m web.keepalive --`` supervisor."""
     words = line.split()
+    assert words[0] == "exec", f"the shell should hand its place to web.keepalive: {line}"
+    words = words[1:]
     assert words[:4] == ["python", "-m", "web.keepalive", "--"], f"not run under web.keepalive: {line}"
     return words[4:]
 

@@ -105,3 +105,30 @@ def test_no_command_is_a_clear_usage_error():
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert "no command given" in err
+
+
+def test_when_its_parent_is_killed_outright_the_supervisor_stops_its_command(tmp_path):
+    """Honcho killed with SIGKILL (its terminal closed, a test cleaning up) must not leave the
+    stack running: the supervisor is told as by SIGTERM and stops its command."""
+    pid_file = tmp_path / "pids"
+    script = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
+    launcher = (
+        "import subprocess, sys, time\n"
+        "p = subprocess.Popen([sys.executable, '-m', 'web.keepalive', '--', sys.executable, '-c', sys.argv[1]])\n"
+        "print(p.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", launcher, script], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                              text=True)
+    supervisor = int(parent.stdout.readline())
+    wait_for(lambda: pid_file.exists() and pid_file.read_text())
+    child = int(pid_file.read_text())
+    parent.kill()
+    parent.wait(timeout=30)
+
+    def gone(pid: int) -> bool:
+        stat = Path(f"/proc/{pid}/stat")
+        return not stat.exists() or stat.read_text().split()[2] == "Z"
+
+    wait_for(lambda: gone(supervisor) and gone(child), timeout=20)
