@@ -92,7 +92,8 @@ def test_challenge_form_shows_the_services_messages(client, alice, bob, enqueued
 @pytest.mark.django_db
 def test_match_page_and_replay_page_of_a_played_match(client, alice, bob, enqueued):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
-    match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1)
+    # A fixed seed whose game is decided (a random one can tie and wait for its tiebreak).
+    match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1, seed=3)
     run_match.apply(args=[match.pk])
     page = client.get(f"/matches/{match.pk}/")
     html = page.content.decode()
@@ -113,7 +114,8 @@ def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued, in_me
     """The consumer in this process with the in-memory layer: first the match as it is,
     then each ``match.update`` a service broadcasts after commit."""
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
-    match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1)
+    # A fixed seed whose game is decided (a random one can tie and wait for its tiebreak).
+    match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1, seed=3)
 
     async def scenario():
         socket = Socket(f"/ws/matches/{match.pk}/")
