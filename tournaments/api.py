@@ -9,6 +9,9 @@
 - ``GET /api/tournaments/<id>/standings/``: standings with every tiebreaker column.
 - ``GET /api/tournaments/<id>/rounds/<n>/``: round ``n``'s pairings with match ids and results.
 - ``POST /api/tournaments/<id>/start/``: the organiser starts the event now.
+- ``POST /api/tournaments/<id>/check-in/``: check your entry in (live events, in the window).
+- ``GET /api/tournaments/<id>/my-match/``: what you play now: your table, its live board,
+  opponents and result, or what you wait for.
 
 Errors use the project's one shape (config/api.py): 400 bad input, 403 not allowed,
 404 unknown, 409 a conflict with the event's state.
@@ -29,12 +32,14 @@ from rest_framework.views import APIView
 
 from config.api import ErrorSerializer
 from tournaments import formats
+from tournaments.live import tournament_check_in
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import can_create_tournament, can_see_decklists, can_view_tournament
-from tournaments.selectors import entry_list, pairing_rows, standings_rows, tournament_get, tournament_list
+from tournaments.selectors import entry_list, my_match, pairing_rows, standings_rows, tournament_get, tournament_list
 from tournaments.serializers import (
     EnterSerializer,
     EntrySerializer,
+    MyMatchSerializer,
     RoundSerializer,
     StandingSerializer,
     TournamentCreateSerializer,
@@ -139,7 +144,7 @@ class TournamentEntries(generics.GenericAPIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = get_visible(request, tournament_id)
         page = self.paginate_queryset(entry_list(tournament=tournament))
-        context = {"decklists": can_see_decklists(request.user, tournament)}
+        context = {"decklists": can_see_decklists(request.user, tournament), "viewer_id": request.user.pk}
         return self.get_paginated_response(EntrySerializer(page, many=True, context=context).data)
 
     @extend_schema(request=EnterSerializer, responses={201: EntrySerializer, **ERRORS})
@@ -147,9 +152,11 @@ class TournamentEntries(generics.GenericAPIView):
         tournament = get_visible(request, tournament_id)
         body = EnterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        entry = tournament_enter(tournament_id=tournament.pk, player=request.user, deck_id=body.validated_data["deck"])
+        entry = tournament_enter(tournament_id=tournament.pk, player=request.user, deck_id=body.validated_data["deck"],
+                                 plays=body.validated_data.get("plays"))
         entry = Entry.objects.select_related("player", "deck", "deck_version").get(pk=entry.pk)
-        return Response(EntrySerializer(entry, context={"decklists": False}).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySerializer(entry, context={"decklists": False, "viewer_id": request.user.pk}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(
         parameters=[OpenApiParameter("entry", OpenApiTypes.INT, description="The organiser drops this entry; "
@@ -208,3 +215,31 @@ class TournamentStart(APIView):
         tournament_start(tournament_id=tournament.pk, by=request.user)
         return Response(TournamentDetailSerializer(tournament_get(tournament_id=tournament.pk)).data)
 
+
+
+class TournamentCheckIn(APIView):
+    """Check your entry in, in the window before a live event starts (idempotent)."""
+
+    @extend_schema(request=None, responses={200: MyMatchSerializer, **ERRORS})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        tournament_check_in(tournament_id=tournament.pk, player=request.user)
+        return Response(MyMatchSerializer(my_match(tournament=tournament_get(tournament_id=tournament.pk),
+                                                   user=request.user)).data)
+
+
+class TournamentMyMatch(APIView):
+    """What you play now in this event: your table of the current round, its live board,
+    your opponents and result, or what you wait for (404 without an entry)."""
+
+    @extend_schema(responses={200: MyMatchSerializer, 401: ErrorSerializer, 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = get_visible(request, tournament_id)
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        mine = my_match(tournament=tournament, user=request.user)
+        if mine is None:
+            raise exceptions.NotFound("You have no entry in this event.")
+        return Response(MyMatchSerializer(mine).data)

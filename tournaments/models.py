@@ -62,6 +62,17 @@ class Tournament(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    class Entrants(models.TextChoices):
+        """Who plays the event's matches (docs/tournaments.md, "Live events")."""
+
+        BOTS = "bots", "Bot pilots only"
+        PEOPLE = "people", "People only, playing live"
+        MIXED = "mixed", "People and bots, playing live"
+
+    class RoundStart(models.TextChoices):
+        AT_ONCE = "at_once", "As soon as the last round ends"
+        SCHEDULED = "scheduled", "At scheduled times"
+
     BEST_OF_CHOICES = ((1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5"))
     TOP_CUT_CHOICES = ((0, "No top cut"), (4, "Top 4"), (8, "Top 8"), (16, "Top 16"))
 
@@ -86,6 +97,24 @@ class Tournament(models.Model):
     late_entry_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Late entries accepted while rounds 1 to this one are played (0: none after the start)")
     params = models.JSONField(default=dict, blank=True, help_text="Rules parameters passed to every game")
+    entrants = models.CharField(max_length=8, choices=Entrants.choices, default=Entrants.BOTS,
+                                help_text="Bots only (played on workers), or people playing live (and bots)")
+    bot_cap = models.CharField(max_length=40, blank=True,
+                               help_text="Mixed events: the strongest bot pilot allowed, e.g. 'greedy' (empty: any)")
+    check_in_minutes = models.PositiveSmallIntegerField(
+        default=10, help_text="Live events: check-in opens this long before the start; 0: no check-in")
+    round_start = models.CharField(max_length=10, choices=RoundStart.choices, default=RoundStart.AT_ONCE)
+    round_minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Scheduled rounds: round n starts (n - 1) x this many minutes after the start")
+    clock_initial = models.PositiveIntegerField(default=300, help_text="Live events: each seat's time, in seconds")
+    clock_increment = models.PositiveIntegerField(default=5, help_text="Live events: seconds added after each action")
+    no_show_minutes = models.PositiveSmallIntegerField(
+        default=3, help_text="Live events: a player not connected this long after their game starts forfeits the match")
+    round_limit_minutes = models.PositiveSmallIntegerField(
+        default=30, help_text="Live events: a game still running this long after its round started is decided then")
+    spectator_delay = models.PositiveSmallIntegerField(default=15, help_text="Live events: seconds spectators lag")
+    publish_at = models.DateTimeField(
+        null=True, blank=True, help_text="Decklists (and, once over, the seed) are public from (empty: the start)")
     seed = models.BigIntegerField(help_text="Decides round-1 seeding, tiebreaks and match seeds; secret while running")
     state = models.CharField(max_length=12, choices=State.choices, default=State.DRAFT)
     cancel_reason = models.TextField(blank=True)
@@ -129,12 +158,22 @@ class Tournament(models.Model):
         return self.state in (self.State.FINISHED, self.State.CANCELLED)
 
     @property
+    def is_live(self) -> bool:
+        """Whether people play the event's matches live (a people-only or mixed event)."""
+        return self.entrants != self.Entrants.BOTS
+
+    @property
     def has_started(self) -> bool:
         return self.state in (self.State.RUNNING, self.State.PAUSED, self.State.FINISHED)
 
 
 class Entry(models.Model):
-    """A player's entry: one deck, its version frozen when it entered."""
+    """A player's entry: one deck, its version frozen when it entered, played by the
+    player in person (live events) or by the deck's bot pilot."""
+
+    class Plays(models.TextChoices):
+        PERSON = "person", "The player, live"
+        BOT = "bot", "The deck's bot pilot"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
@@ -145,6 +184,11 @@ class Entry(models.Model):
     late = models.BooleanField(default=False, help_text="Entered after the start")
     dropped = models.BooleanField(default=False)
     dropped_round = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The round it dropped after")
+    drop_reason = models.CharField(max_length=100, blank=True, help_text="Why it dropped, as the standings say it")
+    plays = models.CharField(max_length=6, choices=Plays.choices, default=Plays.BOT,
+                             help_text="Who plays the entry's matches: its player, live, or the deck's bot pilot")
+    checked_in = models.DateTimeField(null=True, blank=True, help_text="Live events: when the player checked in")
+    absences = models.PositiveSmallIntegerField(default=0, help_text="Live events: rounds in a row it did not show up")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -178,6 +222,9 @@ class Round(models.Model):
     stage = models.CharField(max_length=20, choices=Stage.choices)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True, help_text="Live events: when its games started")
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="Live events: games still running then are decided (the round's limit)")
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -213,6 +260,8 @@ class Pairing(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True,
                               help_text="places, game_wins, games, conquest by entry (in the order of entries)")
+    series = models.JSONField(default=list, blank=True,
+                              help_text="Live best-of matches: each finished game (match id, places by entry)")
 
     class Meta:
         ordering = ["round_id", "table"]

@@ -39,6 +39,11 @@ def can_drop_entry(user, entry: Entry) -> bool:
     return entry.player_id == user.pk or can_manage_tournament(user, entry.tournament)
 
 
-def can_see_decklists(user, tournament: Tournament) -> bool:
-    """Decklists are public once the event starts; before, only to the organiser and staff."""
-    return tournament.has_started or can_manage_tournament(user, tournament)
+def can_see_decklists(user, tournament: Tournament, now=None) -> bool:
+    """Decklists are public once the event starts and the organiser's publication time
+    (``publish_at``, if set) has come; before, only to the organiser and staff."""
+    from tournaments.selectors import published
+
+    if can_manage_tournament(user, tournament):
+        return True
+    return tournament.has_started and published(tournament, now)

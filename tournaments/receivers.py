@@ -3,6 +3,8 @@
 ``match_finished`` and ``match_failed`` are sent inside the transaction that records the
 match; the receiver only asks, after that commit, for ``tournaments.advance`` of the
 match's event, so the next round is paired the moment the last match of a round ends.
+Live games of a live event (kind ``live``) are tables too: their end advances the event,
+which records the game and starts the next game of a series.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from tournaments.services import request_advance
 
 
 def _advance_event_of(match: Match) -> None:
-    if match.kind != Match.Kind.TOURNAMENT:
+    if match.kind not in (Match.Kind.TOURNAMENT, Match.Kind.LIVE):
         return
     for tournament_id in set(Pairing.objects.filter(match=match).values_list("round__tournament_id", flat=True)):
         request_advance(tournament_id)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
 from matches.models import Match
 from tournaments import plan
@@ -47,9 +48,15 @@ def entry_list(*, tournament: Tournament) -> list[Entry]:
 
 
 def entry_names(tournament: Tournament) -> dict[int, dict[str, Any]]:
-    """Entry id -> {player, deck, deck_id, version, dropped} for labels."""
-    return {e.pk: {"id": e.pk, "player": e.player.username, "deck": e.deck.name, "deck_id": e.deck_id,
-                   "version": e.deck_version.number, "dropped": e.dropped, "seed": e.seed}
+    """Entry id -> {player, deck, deck_id, version, dropped, ...} for labels. ``deck_id``
+    (the address of the public deck page, so of the decklist) is None until the decklists
+    are published (the start, or the organiser's ``publish_at``)."""
+    reveal = tournament.has_started and published(tournament)
+    return {e.pk: {"id": e.pk, "player": e.player.username, "deck": e.deck.name,
+                   "deck_id": e.deck_id if reveal else None,
+                   "version": e.deck_version.number, "dropped": e.dropped, "seed": e.seed,
+                   "plays": e.plays, "pilot": e.deck_version.pilot if e.plays == Entry.Plays.BOT else "",
+                   "drop_reason": e.drop_reason}
             for e in tournament.entries.select_related("player", "deck", "deck_version")}
 
 
@@ -184,13 +191,50 @@ def pairing_rows(*, tournament: Tournament, number: int | None = None) -> list[d
     if rnd is None:
         return []
     names = entry_names(tournament)
-    rows = []
-    for pairing in rnd.pairings.select_related("match").order_by("table"):
-        rows.append(pairing_json(pairing, names))
-    return rows
+    pairings = list(rnd.pairings.select_related("match").order_by("table"))
+    tables = live_tables(pairings) if tournament.is_live else {}
+    return [pairing_json(pairing, names, live=tables.get(pairing.pk)) for pairing in pairings]
 
 
-def pairing_json(pairing: Pairing, names: dict[int, dict[str, Any]]) -> dict[str, Any]:
+def live_tables(pairings: list[Pairing]) -> dict[int, dict[str, Any]]:
+    """Per pairing id, its current live game: board address, game number, state, and each
+    seat's clock (time left in ms, and whether it runs) and presence, by pairing entry.
+    Two queries for the whole round."""
+    from live.models import LiveMatch, LiveSeat
+    from live.services import remaining_ms
+
+    match_ids = [p.match_id for p in pairings if p.match_id]
+    lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=match_ids)
+             .only("id", "match_id", "status", "spectator_delay")}
+    seats: dict[int, list[LiveSeat]] = {}
+    for row in LiveSeat.objects.filter(live__match_id__in=match_ids).order_by("seat"):
+        seats.setdefault(row.live_id, []).append(row)
+    now = timezone.now()
+    out: dict[int, dict[str, Any]] = {}
+    for pairing in pairings:
+        game = lives.get(pairing.match_id)
+        if game is None:
+            continue
+        seat_entries = list(pairing.seat_entries or pairing.entries)
+        clocks = {}
+        for row in seats.get(game.pk, []):
+            if row.seat < len(seat_entries):
+                clocks[seat_entries[row.seat]] = {"remaining_ms": remaining_ms(row, now),
+                                                  "running": row.running_since is not None,
+                                                  "present": row.connected_at is not None or not row.user_id}
+        out[pairing.pk] = {
+            "url": reverse("live:match", args=[pairing.match_id]),
+            "game": len(pairing.series) + (0 if pairing.status == Pairing.Status.DONE else 1),
+            "active": game.status == LiveMatch.Status.ACTIVE,
+            "spectator_delay": game.spectator_delay,
+            "clocks": [clocks.get(e) for e in pairing.entries],
+        }
+    return out
+
+
+def pairing_json(pairing: Pairing, names: dict[int, dict[str, Any]], *, live: dict[str, Any] | None = None
+                 ) -> dict[str, Any]:
+    """One table as pages and the API show it; ``live`` is its live game (``live_tables``)."""
     match: Match | None = pairing.match
     return {
         "table": pairing.table,
@@ -206,6 +250,9 @@ def pairing_json(pairing: Pairing, names: dict[int, dict[str, Any]]) -> dict[str
         "replaced": list(pairing.replaced),
         "result": pairing.result,
         "winner": _winner_of(pairing),
+        "live": live,
+        "series": [{"match": g["match"], "places": g["places"], "forfeit": g.get("forfeit") or [],
+                    "adjudicated": bool(g.get("adjudicated"))} for g in pairing.series],
     }
 
 
@@ -227,6 +274,71 @@ def tiebreak_list(*, tournament: Tournament) -> list[Tiebreak]:
     return list(tournament.tiebreaks.order_by("created", "id"))
 
 
+def published(tournament: Tournament, now=None) -> bool:
+    """Whether the organiser's publication time has come (no time set: at once)."""
+    return tournament.publish_at is None or (now or timezone.now()) >= tournament.publish_at
+
+
 def tournament_seed_visible(tournament: Tournament) -> int | None:
-    """The tournament seed is secret until the event is over (it decides every match)."""
-    return tournament.seed if tournament.is_over else None
+    """The tournament seed is secret until the event is over (it decides every match) and
+    the organiser's publication time has come."""
+    return tournament.seed if tournament.is_over and published(tournament) else None
+
+
+def my_match(*, tournament: Tournament, user) -> dict[str, Any] | None:
+    """What ``user`` plays now in ``tournament``: their entry (check-in, dropped) and
+    their table of the current round with its live board, opponents and result, or what
+    they wait for. None when they have no entry."""
+    from tournaments import live
+
+    if not (user and user.is_authenticated):
+        return None
+    entry = tournament.entries.filter(player=user).first()
+    if entry is None:
+        return None
+    window = live.check_in_window(tournament)
+    out: dict[str, Any] = {
+        "entry": entry.pk, "plays": entry.plays, "checked_in": entry.checked_in, "dropped": entry.dropped,
+        "drop_reason": entry.drop_reason, "waitlisted": entry.waitlisted, "absences": entry.absences,
+        "check_in": ({"opens": window[0], "closes": window[1],
+                      "open": tournament.state == Tournament.State.OPEN and window[0] <= timezone.now()}
+                     if window else None),
+        "round": tournament.current_round, "table": None, "status": "waiting", "match": None, "board_url": None,
+        "match_url": None, "opponents": [], "game": None, "result": None, "text": "",
+    }
+    rnd = tournament.round_set.filter(number=tournament.current_round).first()
+    pairing = None
+    if rnd is not None:
+        pairing = next((p for p in rnd.pairings.select_related("match").order_by("table")
+                        if entry.pk in p.entries), None)
+    if tournament.state in (Tournament.State.DRAFT, Tournament.State.OPEN):
+        out["text"] = "The event has not started yet."
+    elif entry.dropped:
+        out["status"] = "dropped"
+        out["text"] = f"Your entry dropped: {entry.drop_reason}." if entry.drop_reason else "Your entry dropped."
+    elif tournament.is_over:
+        out["status"] = "over"
+        out["text"] = "The event is over."
+    if pairing is None:
+        if not out["text"]:
+            out["text"] = "You are not paired in this round."
+        return out
+    names = entry_names(tournament)
+    tables = live_tables([pairing]) if tournament.is_live else {}
+    row = pairing_json(pairing, names, live=tables.get(pairing.pk))
+    out.update(table=pairing.table, match=pairing.match_id, result=pairing.result, game=(row["live"] or {}).get("game"),
+               opponents=[names.get(e, {"id": e}) for e in pairing.entries if e != entry.pk],
+               match_url=row["match_url"], board_url=(row["live"] or {}).get("url"))
+    if pairing.is_bye:
+        out["status"] = "bye"
+        out["text"] = out["text"] or f"Round {rnd.number}: you have a bye."
+    elif pairing.status == Pairing.Status.DONE:
+        out["status"] = "done"
+        out["text"] = out["text"] or f"Round {rnd.number} is over for you: waiting for the other tables."
+    elif row["live"] and row["live"]["active"]:
+        out["status"] = "playing"
+        out["text"] = out["text"] or f"Round {rnd.number}, table {pairing.table}: your game is on."
+    else:
+        out["status"] = "waiting"
+        out["text"] = out["text"] or f"Round {rnd.number}, table {pairing.table}: waiting for your game."
+    return out

@@ -24,8 +24,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "url", "api_url", "name", "game", "format", "state", "starts_at", "best_of", "entry_limit",
-                  "entries", "organiser", "current_round", "winner"]
+        fields = ["id", "url", "api_url", "name", "game", "format", "entrants", "state", "starts_at", "best_of",
+                  "entry_limit", "entries", "organiser", "current_round", "winner"]
 
     def get_entries(self, tournament: Tournament) -> int:
         count = getattr(tournament, "entry_count", None)
@@ -56,8 +56,9 @@ class TournamentDetailSerializer(TournamentSerializer):
     class Meta(TournamentSerializer.Meta):
         fields = [*TournamentSerializer.Meta.fields, "description", "registration_opens", "registration_closes",
                   "min_entries", "rounds", "total_rounds", "top_cut", "third_place", "players_per_game",
-                  "late_entry_rounds", "params", "cancel_reason", "cut_entries", "started", "finished", "progress",
-                  "seed", "created"]
+                  "late_entry_rounds", "params", "bot_cap", "check_in_minutes", "round_start", "round_minutes",
+                  "clock_initial", "clock_increment", "no_show_minutes", "round_limit_minutes", "spectator_delay",
+                  "publish_at", "cancel_reason", "cut_entries", "started", "finished", "progress", "seed", "created"]
 
     @extend_schema_field(serializers.DictField())
     def get_progress(self, tournament: Tournament) -> dict[str, Any]:
@@ -100,12 +101,32 @@ class TournamentCreateSerializer(serializers.Serializer):
     players_per_game = serializers.IntegerField(required=False, default=2)
     late_entry_rounds = serializers.IntegerField(required=False, default=0)
     params = serializers.DictField(required=False, default=dict)
+    entrants = serializers.ChoiceField(choices=Tournament.Entrants.choices, default=Tournament.Entrants.BOTS,
+                                       help_text="bots: bot pilots on workers; people or mixed: rounds played live")
+    bot_cap = serializers.CharField(required=False, allow_blank=True, default="",
+                                    help_text="Mixed events: the strongest bot allowed (random, greedy, search:fast, "
+                                              "search:strong); empty for any")
+    check_in_minutes = serializers.IntegerField(required=False, default=10,
+                                                help_text="Live events: check-in opens this long before the start")
+    round_start = serializers.ChoiceField(choices=Tournament.RoundStart.choices, default=Tournament.RoundStart.AT_ONCE)
+    round_minutes = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                             help_text="Scheduled rounds: minutes between round starts")
+    clock_initial = serializers.IntegerField(required=False, default=300, help_text="Live: seconds per seat")
+    clock_increment = serializers.IntegerField(required=False, default=5, help_text="Live: seconds added per action")
+    no_show_minutes = serializers.IntegerField(required=False, default=3,
+                                               help_text="Live: minutes to connect before forfeiting the match")
+    round_limit_minutes = serializers.IntegerField(required=False, default=30,
+                                                   help_text="Live: a game still running then is decided")
+    spectator_delay = serializers.IntegerField(required=False, default=15, help_text="Live: seconds spectators lag")
+    publish_at = serializers.DateTimeField(required=False, allow_null=True, default=None,
+                                           help_text="Decklists public from (null: the start); the seed once over")
     publish = serializers.BooleanField(required=False, default=True, help_text="false keeps it a draft")
 
 
 class EntrySerializer(serializers.ModelSerializer):
     player = serializers.CharField(source="player.username", read_only=True)
-    deck_id = serializers.IntegerField(read_only=True)
+    deck_id = serializers.SerializerMethodField(help_text="The deck's page; null until decklists are published "
+                                                          "(your own entry's always)")
     deck = serializers.CharField(source="deck.name", read_only=True)
     version = serializers.IntegerField(source="deck_version.number", read_only=True)
     decklist = serializers.SerializerMethodField(help_text="Public once the event has started; null before")
@@ -113,7 +134,12 @@ class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "player", "deck_id", "deck", "version", "seed", "waitlisted", "late", "dropped",
-                  "dropped_round", "created", "decklist"]
+                  "dropped_round", "drop_reason", "plays", "checked_in", "absences", "created", "decklist"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_deck_id(self, entry: Entry) -> int | None:
+        mine = self.context.get("viewer_id") is not None and self.context.get("viewer_id") == entry.player_id
+        return entry.deck_id if self.context.get("decklists") or mine else None
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_decklist(self, entry: Entry) -> str | None:
@@ -122,6 +148,9 @@ class EntrySerializer(serializers.ModelSerializer):
 
 class EnterSerializer(serializers.Serializer):
     deck = serializers.IntegerField(help_text="One of your decks; its current version is frozen into the entry")
+    plays = serializers.ChoiceField(choices=Entry.Plays.choices, required=False, allow_null=True, default=None,
+                                    help_text="Live events: person (you play, the default) or, in a mixed event, "
+                                              "bot (the deck's pilot plays); bot events: bot")
 
 
 class DropSerializer(serializers.Serializer):
@@ -165,6 +194,9 @@ class PairingSerializer(serializers.Serializer):
     replaced = serializers.ListField(child=serializers.DictField())
     result = serializers.DictField(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
+    live = serializers.DictField(allow_null=True, help_text="Live events: the current game's board, clocks by "
+                                                            "entry, and whether it is being played")
+    series = serializers.ListField(child=serializers.DictField(), help_text="Live best-of: the finished games")
 
 
 class RoundSerializer(serializers.Serializer):
@@ -172,3 +204,26 @@ class RoundSerializer(serializers.Serializer):
     stage = serializers.CharField()
     finished = serializers.DateTimeField(allow_null=True)
     pairings = PairingSerializer(many=True)
+
+
+class MyMatchSerializer(serializers.Serializer):
+    """What the signed-in player plays now in one event."""
+
+    entry = serializers.IntegerField()
+    plays = serializers.CharField()
+    checked_in = serializers.DateTimeField(allow_null=True)
+    check_in = serializers.DictField(allow_null=True, help_text="The check-in window (opens, closes, open now)")
+    dropped = serializers.BooleanField()
+    drop_reason = serializers.CharField()
+    waitlisted = serializers.BooleanField()
+    absences = serializers.IntegerField(help_text="Rounds in a row without showing up (two drop the entry)")
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField(help_text="waiting, playing, done, bye, dropped or over")
+    text = serializers.CharField(help_text="The status in words")
+    match = serializers.IntegerField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True, help_text="The game of a best-of match being played")
+    board_url = serializers.CharField(allow_null=True, help_text="The live board of the current game")
+    match_url = serializers.CharField(allow_null=True)
+    opponents = serializers.ListField(child=serializers.DictField())
+    result = serializers.DictField(allow_null=True)

@@ -37,7 +37,7 @@ from engine import games as engine_games
 from engine.core import Rng, seed_from
 from matches.models import Match
 from matches.services import match_challenge, match_deck_problems, reserved_params
-from tournaments import conf, formats, plan
+from tournaments import conf, formats, live, plan
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
 from tournaments.permissions import can_drop_entry, can_manage_tournament
@@ -49,7 +49,8 @@ logger = logging.getLogger(__name__)
 EDITABLE_FIELDS = (
     "game", "name", "description", "starts_at", "registration_opens", "registration_closes", "entry_limit",
     "min_entries", "format", "rounds", "best_of", "top_cut", "third_place", "players_per_game",
-    "late_entry_rounds", "params",
+    "late_entry_rounds", "params", "entrants", "bot_cap", "check_in_minutes", "round_start", "round_minutes",
+    "clock_initial", "clock_increment", "no_show_minutes", "round_limit_minutes", "spectator_delay", "publish_at",
 )
 MAX_ADVANCE_STEPS = 64
 
@@ -106,6 +107,10 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
         errors["registration_closes"] = ["registration must close after it opens"]
     if isinstance(closes, datetime) and isinstance(starts_at, datetime) and closes > starts_at:
         errors["registration_closes"] = ["registration must close by the start time"]
+    publish_at = clean.get("publish_at")
+    if publish_at is not None and not isinstance(publish_at, datetime):
+        errors["publish_at"] = ["publish_at must be a date and time, or empty to publish decklists at the start"]
+    live.check_settings(clean, errors)
     params = clean.get("params") or {}
     clean["params"] = params
     if not isinstance(params, Mapping):
@@ -190,8 +195,14 @@ def tournament_publish(*, tournament_id: int, by) -> Tournament:
 # --------------------------------------------------------------------------- entries
 
 
-def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime | None = None) -> Entry:
+def tournament_enter(*, tournament_id: int, player, deck_id: int, plays: str | None = None,
+                     now: datetime | None = None) -> Entry:
     """Enter ``player`` with their deck ``deck_id``; its current version is frozen in.
+
+    ``plays`` says who plays it (``Entry.Plays``): in a live event the player in person
+    (the default) or, in a mixed event, the deck's bot pilot, within the event's bot cap
+    (``live.entry_plays``); in a bot event the pilot. A late entry of a live event is
+    checked in at once: entering proves the player is there.
 
     Refusals, each changing nothing: a deck that does not exist or is not the player's
     (403), an archived deck or one of another game (400), a second entry, an event that
@@ -228,6 +239,7 @@ def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime 
         problems = match_deck_problems(deck_versions=[version], params=tournament.params)
         if problems:
             raise ValidationError({"deck": problems})
+        who = live.entry_plays(tournament, plays, version)
         if tournament.entries.filter(player=player).exists():
             raise Conflict("You have already entered this event: drop your entry first to enter another deck.")
         late = tournament.state in (Tournament.State.RUNNING, Tournament.State.PAUSED)
@@ -256,7 +268,8 @@ def tournament_enter(*, tournament_id: int, player, deck_id: int, now: datetime 
         try:
             with transaction.atomic():
                 entry = Entry.objects.create(tournament=tournament, player=player, deck=deck, deck_version=version,
-                                             waitlisted=waitlisted, late=late, seed=seed)
+                                             waitlisted=waitlisted, late=late, seed=seed, plays=who,
+                                             checked_in=now if late and tournament.is_live else None)
         except IntegrityError:
             raise Conflict("You have already entered this event.") from None
         _broadcast_on_commit(tournament.pk)
@@ -324,6 +337,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
             if by is None:
                 return tournament
             raise Conflict(f"Only an open event can start; this one is {tournament.get_state_display().lower()}.")
+        live.apply_check_in(tournament, now)
         entries = list(tournament.entries.filter(waitlisted=False, dropped=False).order_by("created", "id"))
         if len(entries) < tournament.min_entries:
             _cancel(tournament, f"Not enough entries at the start time: {len(entries)} entered, "
@@ -474,7 +488,7 @@ def _advance_locked(tournament: Tournament, now: datetime) -> str:
     for _ in range(MAX_ADVANCE_STEPS):
         current = tournament.round_set.filter(number=tournament.current_round).first()
         if current is not None and current.finished is None:
-            waiting = _sync_round(tournament, current)
+            waiting = _sync_round(tournament, current, now)
             if waiting:
                 return f"round {current.number}: {waiting} table(s) still playing"
             current.finished = now
@@ -494,14 +508,19 @@ def _advance_locked(tournament: Tournament, now: datetime) -> str:
             return f"finished: entry {step.winner} won"
         if step.kind == "wait":
             return step.purpose
-        _pair_round(tournament, step)
+        scheduled = live.wait_for_schedule(tournament, tournament.current_round + 1, now)
+        if scheduled is not None:
+            return scheduled
+        _pair_round(tournament, step, now)
         what = f"round {tournament.current_round} paired"
     return what
 
 
-def _sync_round(tournament: Tournament, current: Round) -> int:
+def _sync_round(tournament: Tournament, current: Round, now: datetime) -> int:
     """Record the results of the round's finished matches; replay drawn elimination
-    matches with seats swapped; mark failed ones. Returns how many tables still wait."""
+    matches with seats swapped; mark failed ones; in a live event, bring each table's live
+    games up to date (``live.sync_pairing``: no-shows, the round's limit, the next game of
+    a series). Returns how many tables still wait."""
     waiting = 0
     for pairing in current.pairings.select_related("match").filter(status__in=(Pairing.Status.PLAYING,
                                                                              Pairing.Status.FAILED)):
@@ -514,6 +533,9 @@ def _sync_round(tournament: Tournament, current: Round) -> int:
                 pairing.status = Pairing.Status.FAILED
                 pairing.save(update_fields=["status"])
             waiting += 1
+            continue
+        if match.kind == Match.Kind.LIVE:
+            waiting += live.sync_pairing(tournament, current, pairing, now)
             continue
         if match.status != Match.Status.DONE:
             waiting += 1
@@ -540,8 +562,9 @@ def _sync_round(tournament: Tournament, current: Round) -> int:
     return waiting
 
 
-def _pair_round(tournament: Tournament, step: plan.Step) -> Round:
-    """Write round ``current_round + 1`` with ``step``'s pairings and create their matches."""
+def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round:
+    """Write round ``current_round + 1`` with ``step``'s pairings and create their matches
+    (live games in a live event, whose round clock starts ``now``)."""
     number = tournament.current_round + 1
     try:
         with transaction.atomic():
@@ -550,7 +573,7 @@ def _pair_round(tournament: Tournament, step: plan.Step) -> Round:
         # Only reachable without the row lock (it cannot happen under it): the round
         # exists, so somebody else paired it.
         raise Conflict(f"Round {number} is already paired.") from None
-    entries = {e.pk: e for e in tournament.entries.select_related("deck_version", "deck_version__deck")}
+    entries = {e.pk: e for e in tournament.entries.select_related("player", "deck_version", "deck_version__deck")}
     for table, spec in enumerate(step.pairings, start=1):
         pairing = Pairing(round=new_round, table=table, key=spec.key, entries=list(spec.entries),
                           seat_entries=list(spec.entries))
@@ -573,11 +596,15 @@ def _pair_round(tournament: Tournament, step: plan.Step) -> Round:
             pairing.save(update_fields=["match", "status", "result"])
     tournament.current_round = number
     tournament.save(update_fields=["current_round", "updated"])
+    if tournament.is_live:
+        live.round_opened(tournament, new_round, now)
     return new_round
 
 
 def _create_match(tournament: Tournament, pairing: Pairing, seat_entries: list[int], *, best_of: int,
                   entries: Mapping[int, Entry] | None = None) -> Match:
+    if tournament.is_live:
+        return live.create_game(tournament, pairing, seat_entries, entries=entries)
     if entries is None:
         entries = {e.pk: e for e in Entry.objects.select_related("deck_version", "deck_version__deck")
                    .filter(pk__in=seat_entries)}

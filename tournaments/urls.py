@@ -24,6 +24,8 @@ api_patterns = [
     path("<int:tournament_id>/standings/", api.TournamentStandings.as_view(), name="standings"),
     path("<int:tournament_id>/rounds/<int:number>/", api.TournamentRound.as_view(), name="round"),
     path("<int:tournament_id>/start/", api.TournamentStart.as_view(), name="start"),
+    path("<int:tournament_id>/check-in/", api.TournamentCheckIn.as_view(), name="check-in"),
+    path("<int:tournament_id>/my-match/", api.TournamentMyMatch.as_view(), name="my-match"),
 ]
 
 urlpatterns = [

@@ -102,6 +102,23 @@ REGISTRY: dict[str, BotSpec] = {
 }
 
 
+#: Bot levels from the weakest to the strongest, as an event's bot cap names them.
+STRENGTH_ORDER = ("random", "greedy", "search:fast", "search:strong")
+
+
+def bot_strength(spec: str) -> int:
+    """The rank of ``spec`` in :data:`STRENGTH_ORDER` (0: the weakest); a bare name ranks
+    as its default level. A spec with settings written into it (``search:fast/iterations=9000``)
+    ranks above every level, since its settings may make it as strong as they like.
+    ``ValueError`` for a spec ``make_bot`` refuses."""
+    base, written = split_settings(spec)
+    entry, level = parse_spec(base)
+    if written:
+        return len(STRENGTH_ORDER)
+    name = entry.name if level is None else f"{entry.name}:{level}"
+    return STRENGTH_ORDER.index(name) if name in STRENGTH_ORDER else len(STRENGTH_ORDER)
+
+
 def bot_names() -> list[str]:
     return sorted(REGISTRY)
 
@@ -183,4 +200,5 @@ def make_bot(spec: str, **overrides: Any):
         raise ValueError(f"bot '{spec}' has a setting of the wrong kind: {exc}") from None
 
 
-__all__ = ["REGISTRY", "BotSpec", "bot_info", "bot_names", "bot_specs", "make_bot", "parse_spec", "split_settings"]
+__all__ = ["REGISTRY", "STRENGTH_ORDER", "BotSpec", "bot_info", "bot_names", "bot_specs", "bot_strength", "make_bot",
+           "parse_spec", "split_settings"]

@@ -1,0 +1,433 @@
+"""Writes of live events: people (and, in mixed events, bots) play their rounds live.
+
+A live event (``Tournament.entrants`` people or mixed) differs from a bot event only in
+how a table is played; pairing, standings and brackets are the same formats. Here:
+
+- **Settings** (:func:`check_settings`): the clock, the check-in window, when rounds
+  start, the no-show and round limits, the bot cap of a mixed event.
+- **Check-in** (:func:`tournament_check_in`): in the window before the start; at the
+  start (:func:`apply_check_in`) people who did not check in leave the field.
+- **Games** (:func:`create_game`): each table is a live match (``live.services.live_create``)
+  with the event's clock and spectator delay; its players are told on any page
+  (``live.notify.live_notify_seats``).
+- **Rounds** (:func:`round_opened`, :func:`sync_pairing`): a player not connected
+  ``no_show_minutes`` after their game started forfeits the match
+  (``live.services.live_forfeit``); two absences in a row drop the entry; a game still
+  running at the round's deadline is decided by the rules' own end condition, or drawn
+  (``live.services.live_adjudicate``). A best-of match is a series of live games, each
+  linked to the next (``live.services.live_link_next``), so the board carries the
+  players from one game to the next.
+
+Everything here runs under the tournament's row lock, taken by the caller
+(``tournaments.services``); timers are advance messages sent with a countdown, and beat's
+``tournaments.tick`` repairs any that were lost, so no round waits forever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from engine import games as engine_games
+from engine.bots import STRENGTH_ORDER, bot_strength
+from engine.core import seed_from
+from matches.models import Match
+from tournaments import conf
+from tournaments.errors import Conflict
+from tournaments.models import Entry, Pairing, Round, Tournament
+from web import effects
+
+#: Bounds of the live settings, as the form and the API say them.
+CLOCK_INITIAL = (10, 7200)
+CLOCK_INCREMENT = (0, 120)
+NO_SHOW_MINUTES = (1, 60)
+ROUND_LIMIT_MINUTES = (2, 600)
+CHECK_IN_MINUTES = (0, 240)
+SPECTATOR_DELAY = (0, 600)
+#: Rounds in a row a player may miss before the entry is dropped.
+ABSENCES_TO_DROP = 2
+NO_SHOW = "no-show"
+TIME_LIMIT = "round time limit"
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def check_settings(clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
+    """Check (and default) the live settings of ``clean``, adding a message per bad field
+    to ``errors``. A bot event keeps its settings but ignores them."""
+    entrants = clean.get("entrants") or Tournament.Entrants.BOTS
+    clean["entrants"] = entrants
+    if entrants not in Tournament.Entrants.values:
+        errors["entrants"] = [f"entrants must be one of {', '.join(Tournament.Entrants.values)}, not {entrants!r}"]
+    for name, (low, high), default in (
+        ("clock_initial", CLOCK_INITIAL, 300), ("clock_increment", CLOCK_INCREMENT, 5),
+        ("no_show_minutes", NO_SHOW_MINUTES, 3), ("round_limit_minutes", ROUND_LIMIT_MINUTES, 30),
+        ("check_in_minutes", CHECK_IN_MINUTES, 10), ("spectator_delay", SPECTATOR_DELAY, 15),
+    ):
+        value = clean.get(name)
+        if value is None:
+            value = clean[name] = default
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            errors[name] = [f"{name} must be a whole number from {low} to {high}, not {value!r}"]
+    if "no_show_minutes" not in errors and "round_limit_minutes" not in errors \
+            and clean["round_limit_minutes"] <= clean["no_show_minutes"]:
+        errors["round_limit_minutes"] = [f"the round limit ({clean['round_limit_minutes']} minutes) must be longer "
+                                         f"than the no-show time ({clean['no_show_minutes']} minutes)"]
+    round_start = clean.get("round_start") or Tournament.RoundStart.AT_ONCE
+    clean["round_start"] = round_start
+    minutes = clean.get("round_minutes")
+    if round_start not in Tournament.RoundStart.values:
+        errors["round_start"] = [f"round_start must be one of {', '.join(Tournament.RoundStart.values)}, "
+                                 f"not {round_start!r}"]
+    elif round_start == Tournament.RoundStart.SCHEDULED:
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
+            errors["round_minutes"] = ["scheduled rounds need round_minutes, the minutes between round starts"]
+        elif "round_limit_minutes" not in errors and minutes < clean["round_limit_minutes"]:
+            errors["round_minutes"] = [f"rounds {minutes} minutes apart would overlap: the round limit is "
+                                       f"{clean['round_limit_minutes']} minutes"]
+    else:
+        clean["round_minutes"] = None
+    cap = str(clean.get("bot_cap") or "").strip()
+    clean["bot_cap"] = cap
+    if cap:
+        if entrants != Tournament.Entrants.MIXED:
+            errors["bot_cap"] = ["a bot cap is for mixed events (people and bots)"]
+        elif cap not in STRENGTH_ORDER:
+            errors["bot_cap"] = [f"bot_cap must be one of {', '.join(STRENGTH_ORDER)}, or empty for any bot, "
+                                 f"not {cap!r}"]
+    if entrants != Tournament.Entrants.BOTS and clean.get("game") in engine_games:
+        seats = clean.get("players_per_game") or 2
+        game = engine_games[clean["game"]]
+        if isinstance(seats, int) and not game.min_seats <= seats <= game.max_seats:
+            errors.setdefault("players_per_game", []).append(
+                f"{game.title} is played live by {game.min_seats} to {game.max_seats} seats")
+
+
+def entry_plays(tournament: Tournament, plays: str | None, deck_version) -> str:
+    """Who plays an entry of ``deck_version`` in ``tournament``: ``plays`` checked against the
+    event (``ValidationError`` naming the problem), or the event's default (a person in a
+    live event, the bot pilot in a bot event)."""
+    if not tournament.is_live:
+        if plays not in (None, "", Entry.Plays.BOT):
+            raise ValidationError({"plays": ["this event is played by bot pilots only: enter your deck's bot"]})
+        return Entry.Plays.BOT
+    plays = plays or Entry.Plays.PERSON
+    if plays not in Entry.Plays.values:
+        raise ValidationError({"plays": [f"plays must be one of {', '.join(Entry.Plays.values)}, not {plays!r}"]})
+    if plays == Entry.Plays.BOT:
+        if tournament.entrants == Tournament.Entrants.PEOPLE:
+            raise ValidationError({"plays": ["this event is for people playing live: bots cannot enter"]})
+        pilot, deck = deck_version.pilot, deck_version.deck
+        if tournament.bot_cap:
+            try:
+                too_strong = bot_strength(pilot) > bot_strength(tournament.bot_cap)
+            except ValueError as exc:
+                raise ValidationError({"plays": [f"deck '{deck.name}': {exc}"]}) from None
+            if too_strong:
+                raise ValidationError({"plays": [
+                    f"deck '{deck.name}' is piloted by '{pilot}', stronger than this event's cap "
+                    f"'{tournament.bot_cap}': choose a weaker pilot in the deck, or play it yourself"]})
+    return plays
+
+
+# --------------------------------------------------------------------------- check-in
+
+
+def check_in_window(tournament: Tournament) -> tuple[datetime, datetime] | None:
+    """When check-in is open (``(opens, closes)``, closing at the start), or None when the
+    event has none (a bot event, or ``check_in_minutes`` 0)."""
+    if not tournament.is_live or not tournament.check_in_minutes:
+        return None
+    return tournament.starts_at - timedelta(minutes=tournament.check_in_minutes), tournament.starts_at
+
+
+def tournament_check_in(*, tournament_id: int, player, now: datetime | None = None) -> Entry:
+    """Check ``player``'s entry in: they will be there when round 1 starts. Idempotent.
+    Refused (409) outside the window or for an event without check-in, and for a player
+    with no entry, or one that dropped. Locks the tournament row."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None:
+            raise Tournament.DoesNotExist(f"there is no tournament {tournament_id}")
+        entry = tournament.entries.filter(player=player).first()
+        if entry is None or entry.dropped:
+            raise Conflict("You have no entry in this event to check in." if entry is None
+                           else "Your entry has dropped: enter again to play.")
+        window = check_in_window(tournament)
+        if window is None:
+            raise Conflict("This event has no check-in: your entry plays as it is.")
+        if tournament.state != Tournament.State.OPEN:
+            raise Conflict(f"Check-in is over: the event is {tournament.get_state_display().lower()}.")
+        opens, closes = window
+        if now < opens:
+            raise Conflict(f"Check-in opens at {opens:%Y-%m-%d %H:%M} UTC, {tournament.check_in_minutes} minutes "
+                           "before the start.")
+        if entry.checked_in is None:
+            entry.checked_in = now
+            entry.save(update_fields=["checked_in"])
+        from tournaments.services import _broadcast_on_commit
+
+        _broadcast_on_commit(tournament.pk)
+    return entry
+
+
+def apply_check_in(tournament: Tournament, now: datetime) -> list[Entry]:
+    """At the start of a live event with check-in: people who did not check in leave the
+    field (dropped before round 1, the reason said), and waitlisted people who checked in
+    take the places freed, in the order they entered. Bot entries need no check-in.
+    Returns the entries dropped. The caller holds the tournament's lock."""
+    if check_in_window(tournament) is None:
+        return []
+    missing = list(tournament.entries.filter(dropped=False, plays=Entry.Plays.PERSON, checked_in__isnull=True))
+    for entry in missing:
+        entry.dropped, entry.dropped_round, entry.drop_reason = True, 0, "did not check in"
+        entry.save(update_fields=["dropped", "dropped_round", "drop_reason"])
+    if tournament.entry_limit is not None:
+        playing = tournament.entries.filter(waitlisted=False, dropped=False).count()
+        free = max(0, tournament.entry_limit - playing)
+        waiting = (tournament.entries.filter(waitlisted=True, dropped=False)
+                   .exclude(plays=Entry.Plays.PERSON, checked_in__isnull=True).order_by("created", "id"))
+        for entry in list(waiting[:free]):
+            entry.waitlisted = False
+            entry.save(update_fields=["waitlisted"])
+    return missing
+
+
+# --------------------------------------------------------------------------- games
+
+
+def create_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence[int], *,
+                entries: Mapping[int, Entry] | None = None) -> Match:
+    """Create the next live game of ``pairing`` with ``seat_entries`` in seat order: a
+    person's entry is played by its player, a bot entry by its deck's pilot; the event's
+    clock, parameters and spectator delay; a seed from the event's seed (table, attempt,
+    game). Its players are told on commit, on any page. ``ValidationError`` when a deck
+    can no longer play (the caller marks the table failed)."""
+    from live.notify import live_notify_seats
+    from live.services import SeatSpec, live_create
+
+    if entries is None:
+        entries = {e.pk: e for e in Entry.objects.select_related("player", "deck_version", "deck_version__deck")
+                   .filter(pk__in=seat_entries)}
+    specs = []
+    for entry_id in seat_entries:
+        entry = entries[entry_id]
+        if entry.plays == Entry.Plays.PERSON:
+            specs.append(SeatSpec(deck_version=entry.deck_version, user=entry.player))
+        else:
+            specs.append(SeatSpec(deck_version=entry.deck_version, bot=entry.deck_version.pilot))
+    number = pairing.round.number
+    seed = seed_from(tournament.seed, "match", number, pairing.table, len(pairing.replaced), len(pairing.series)) >> 11
+    live = live_create(seats=specs, created_by=None, initial_ms=tournament.clock_initial * 1000,
+                       increment_ms=tournament.clock_increment * 1000, spectator_delay=tournament.spectator_delay,
+                       seed=seed, params=dict(tournament.params or {}))
+    title = f"{tournament.name}, round {number}"
+    if tournament.best_of > 1:
+        title += f", game {len(pairing.series) + 1}"
+    live_notify_seats(match_id=live.match_id, title=title)
+    return live.match
+
+
+def round_opened(tournament: Tournament, rnd: Round, now: datetime) -> None:
+    """A live round's games have started: its start and deadline are stored, and advance
+    messages are sent for the moments something must be checked (no-shows, the limit)."""
+    rnd.starts_at = now
+    rnd.deadline = now + timedelta(minutes=tournament.round_limit_minutes)
+    rnd.save(update_fields=["starts_at", "deadline"])
+    _advance_later(tournament.pk, tournament.no_show_minutes * 60 + 1)
+    _advance_later(tournament.pk, tournament.round_limit_minutes * 60 + 1)
+
+
+def scheduled_start(tournament: Tournament, number: int) -> datetime | None:
+    """When round ``number`` may start, for an event with scheduled rounds (else None)."""
+    if not tournament.is_live or tournament.round_start != Tournament.RoundStart.SCHEDULED:
+        return None
+    return tournament.starts_at + timedelta(minutes=(tournament.round_minutes or 0) * (number - 1))
+
+
+def wait_for_schedule(tournament: Tournament, number: int, now: datetime) -> str | None:
+    """What the event waits for before pairing round ``number`` (None: pair it now); an
+    advance message is sent for that time."""
+    due = scheduled_start(tournament, number)
+    if due is None or now >= due:
+        return None
+    _advance_later(tournament.pk, (due - now).total_seconds() + 0.5)
+    return f"round {number} starts at {due:%H:%M} UTC"
+
+
+def _advance_later(tournament_id: int, seconds: float) -> None:
+    transaction.on_commit(lambda: effects.send_task(conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE,
+                                                    countdown=max(0.0, seconds)))
+
+
+# --------------------------------------------------------------------------- a table's games
+
+
+def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: datetime) -> bool:
+    """Bring a live table up to date at ``now``; True while it still plays.
+
+    A game whose player has not connected ``no_show_minutes`` after it started is
+    forfeited by them; one still running at the round's deadline is decided there. A
+    finished game joins the table's series; the series either decides the table (its
+    result written, absences counted) or goes on with the next game, seats rotated,
+    linked from the last one's board."""
+    from live.models import LiveMatch
+    from live.services import live_adjudicate, live_forfeit, live_link_next
+
+    match = pairing.match
+    live = LiveMatch.objects.filter(match=match).first()
+    if live is None:
+        return True
+    if live.status == LiveMatch.Status.ACTIVE:
+        absent = [s.seat for s in live.seats.all() if s.user_id is not None and s.connected_at is None]
+        if absent and now >= live.created + timedelta(minutes=tournament.no_show_minutes):
+            live_forfeit(match_id=match.pk, seats=absent, reason=NO_SHOW)
+        elif rnd.deadline is not None and now >= rnd.deadline:
+            live_adjudicate(match_id=match.pk, reason=TIME_LIMIT)
+        else:
+            return True
+        live.refresh_from_db()
+        match.refresh_from_db()
+    if match.status != Match.Status.DONE or live.status != LiveMatch.Status.DONE:
+        return True
+    _record_game(pairing, live)
+    elimination = rnd.stage in (Round.Stage.ELIMINATION, Round.Stage.TOP_CUT)
+    result = series_result(pairing, best_of=tournament.best_of, elimination=elimination,
+                           past_deadline=rnd.deadline is not None and now >= rnd.deadline, seeds=_seeds(pairing))
+    if result is None:
+        seat_entries = _rotate(pairing.seat_entries or pairing.entries)
+        previous = match.pk
+        try:
+            pairing.match = create_game(tournament, pairing, seat_entries)
+        except ValidationError as exc:
+            pairing.status = Pairing.Status.FAILED
+            pairing.result = {"error": "; ".join(exc.messages)}
+            pairing.save(update_fields=["series", "status", "result"])
+            return True
+        pairing.seat_entries = list(seat_entries)
+        pairing.save(update_fields=["series", "match", "seat_entries"])
+        live_link_next(match_id=previous, next_match_id=pairing.match_id)
+        return True
+    pairing.result = result
+    pairing.status = Pairing.Status.DONE
+    pairing.save(update_fields=["series", "result", "status"])
+    _count_absences(tournament, pairing, result)
+    return False
+
+
+def _record_game(pairing: Pairing, live) -> None:
+    """Append the finished live game to the table's series (once), by pairing entry."""
+    if any(game["match"] == live.match_id for game in pairing.series):
+        return
+    outcome = live.outcome or {}
+    seat_entries = list(pairing.seat_entries or pairing.entries)
+    by_entry = {entry: seat for seat, entry in enumerate(seat_entries)}
+    places = [int(outcome["places"][by_entry[e]]) for e in pairing.entries]
+    forfeited = [seat_entries[s] for s in outcome.get("forfeited") or ()]
+    detail = outcome.get("detail") or {}
+    adjudicated = outcome.get("reason") == "adjudicated" or "adjudicated" in detail
+    scores = engine_games[live.game].standings_scores(outcome) if engine_games[live.game].standings_score_label \
+        else None
+    conquest = [int((scores or [0] * len(seat_entries))[by_entry[e]] or 0) for e in pairing.entries] \
+        if scores is not None else None
+    pairing.series = [*pairing.series, {"match": live.match_id, "places": places, "forfeit": forfeited,
+                                        "adjudicated": adjudicated, "conquest": conquest}]
+
+
+def _seeds(pairing: Pairing) -> dict[int, int]:
+    return dict(Entry.objects.filter(pk__in=pairing.entries).values_list("pk", "seed"))
+
+
+def _rotate(seat_entries: Sequence[int]) -> list[int]:
+    """The next game's seats: two players swap; a pod turns by one seat."""
+    order = list(seat_entries)
+    return order[1:] + order[:1]
+
+
+def series_result(pairing: Pairing, *, best_of: int, elimination: bool, past_deadline: bool,
+                  seeds: Mapping[int, int | None]) -> dict[str, Any] | None:
+    """The table's result from its finished games (``pairing.series``), or None while the
+    series goes on.
+
+    It ends when someone forfeits (they lose the match; a forfeit win counts as the games
+    needed to win), when a game was decided at the round's limit or the deadline passed,
+    when a player has the wins needed (best of 3: two), or after ``best_of`` games. Places
+    follow games won (equal wins share). In elimination a series ends only with a winner:
+    level after ``best_of`` games it goes on, and level past the deadline (or with every
+    player absent) the better seed goes through (``decided_by`` says so)."""
+    entries = list(pairing.entries)
+    games = list(pairing.series)
+    if not games:
+        return None
+    n = len(entries)
+    needed = best_of // 2 + 1
+    forfeit = sorted({e for game in games for e in game.get("forfeit") or ()}, key=entries.index)
+    wins = [0] * n
+    for game in games:
+        firsts = [i for i, place in enumerate(game["places"]) if place == 1]
+        if len(firsts) == 1:
+            wins[firsts[0]] += 1
+    adjudicated = any(game.get("adjudicated") for game in games)
+    conquest = None
+    if any(game.get("conquest") is not None for game in games):
+        conquest = [sum((game.get("conquest") or [0] * n)[i] for game in games) for i in range(n)]
+    result: dict[str, Any] = {"game_wins": wins, "games": len(games), "conquest": conquest}
+    if forfeit:
+        result["forfeit"] = forfeit
+        present = [i for i, e in enumerate(entries) if e not in forfeit]
+        if n == 2:
+            if present:
+                wins = [needed if i in present else 0 for i in range(n)]
+                result.update(game_wins=wins, games=needed)
+            else:
+                result.update(game_wins=[0, 0], games=0)
+        places = list(games[-1]["places"]) if n > 2 else [1 if i in present else 2 for i in range(n)]
+        if elimination and not present:
+            best = min(range(n), key=lambda i: (seeds.get(entries[i]) or 10**6, i))
+            places = [1 if i == best else 2 for i in range(n)]
+            result["decided_by"] = "seed"
+        result["places"] = places
+        return result
+    decided = max(wins) >= needed or len(games) >= best_of or adjudicated or past_deadline
+    if not decided:
+        return None
+    if n > 2 and best_of == 1:
+        places = list(games[-1]["places"])
+    else:
+        places = [1 + sum(1 for other in wins if other > mine) for mine in wins]
+    if elimination and places.count(1) > 1:
+        if not (adjudicated or past_deadline):
+            return None
+        tied = [i for i, place in enumerate(places) if place == 1]
+        best = min(tied, key=lambda i: (seeds.get(entries[i]) or 10**6, i))
+        places = [1 if i == best else 2 for i in range(n)]
+        result["decided_by"] = "seed"
+    if adjudicated:
+        result["adjudicated"] = True
+    result["places"] = places
+    return result
+
+
+def _count_absences(tournament: Tournament, pairing: Pairing, result: Mapping[str, Any]) -> None:
+    """A person who forfeited for absence adds one to their absences in a row, and drops
+    at two; one who showed up starts again from none."""
+    forfeit = set(result.get("forfeit") or ())
+    for entry in Entry.objects.filter(pk__in=pairing.entries, plays=Entry.Plays.PERSON):
+        if entry.pk in forfeit:
+            entry.absences += 1
+            fields = ["absences"]
+            if entry.absences >= ABSENCES_TO_DROP and not entry.dropped:
+                entry.dropped, entry.dropped_round = True, tournament.current_round
+                entry.drop_reason = f"absent {entry.absences} rounds in a row"
+                fields += ["dropped", "dropped_round", "drop_reason"]
+            entry.save(update_fields=fields)
+        elif entry.absences:
+            entry.absences = 0
+            entry.save(update_fields=["absences"])
