@@ -104,6 +104,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "web.context_processors.site_navigation",
                 "live.context_processors.live_notice",
+                "live.notify.live_matches_waiting",
             ],
         },
     },

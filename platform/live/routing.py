@@ -3,7 +3,9 @@
 from django.urls import path
 
 from live.consumers import LiveMatchConsumer
+from live.notify import NotifyConsumer
 
 websocket_urlpatterns = [
     path("ws/live/<int:match_id>/", LiveMatchConsumer.as_asgi()),
+    path("ws/notify/", NotifyConsumer.as_asgi()),
 ]

@@ -1,0 +1,247 @@
+"""Telling players, on any page of the site, that a live match where they hold a seat has started.
+
+Each signed-in page opens ``/ws/notify/`` (:class:`NotifyConsumer`), whose socket joins the
+player's own channel-layer group (:func:`user_group`). A service that creates live matches
+for people calls :func:`live_notify_seats` in its transaction; once it commits, every human
+seat's group gets ``{"type": "notify.match", "match": {...}}`` and the page shows the banner
+of ``templates/live/_match_ready.html`` (kept current by ``static/live/notify.js``). On page
+load the banner is rendered from :func:`matches_waiting` (context processor
+:func:`live_matches_waiting`), so a player who was on no page when the match started still
+sees it on the next one.
+
+A match as the banner knows it: ``{"id", "url", "title", "opponents", "game"}``; ``opponents``
+names the other seats (usernames, or ``bot <spec>``). Nothing about the game itself (hands,
+decks, seed) is ever in it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from engine import games as engine_games
+from live import services
+from live.consumers import BURST, LiveMatchConsumer
+from live.models import LiveMatch, LiveSeat
+from web import effects
+
+#: What the banner calls a match that was announced without a title.
+DEFAULT_TITLE = "Live match"
+#: The banner lists at most this many matches (newest first).
+WAITING_LIMIT = 5
+#: Longest title and url :func:`live_notify_seats` accepts, in characters.
+MAX_TITLE = 120
+MAX_URL = 300
+#: The cookie where notify.js keeps the ids of the matches whose banner the player dismissed
+#: (ids joined by "."), so that the next page does not render them again.
+DISMISSED_COOKIE = "live_ready_dismissed"
+CLOSE_NOT_SIGNED_IN = 4401
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of every notify socket of user ``user_id``."""
+    return f"user.{int(user_id)}"
+
+
+def _seat_name(row: LiveSeat) -> str:
+    if row.user_id is not None and row.user is not None:
+        return row.user.username
+    return f"bot {row.bot}"
+
+
+def _game_title(game: str) -> str:
+    return engine_games[game].title if game in engine_games else game
+
+
+def _notice(live: LiveMatch, rows: Sequence[LiveSeat], *, user_id: int, title: str, url: str | None) -> dict[str, Any]:
+    """The banner's match for the player ``user_id`` of ``live`` (``rows``: its seats)."""
+    return {
+        "id": live.match_id,
+        "url": url or live.get_absolute_url(),
+        "title": title or DEFAULT_TITLE,
+        "opponents": [_seat_name(r) for r in rows if r.user_id != user_id],
+        "game": _game_title(live.game),
+    }
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def matches_waiting(*, user) -> list[dict[str, Any]]:
+    """The live matches being played where ``user`` holds a seat they still play (not
+    resigned, not timed out), newest first, at most :data:`WAITING_LIMIT`, as the banner's
+    matches (titled :data:`DEFAULT_TITLE`: a title given to :func:`live_notify_seats` is not
+    stored). An anonymous user has none.
+
+    One query (every seat of those matches, with their match and user): it runs on every
+    page a signed-in player opens."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    mine = (LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE, seats__user=user, seats__resigned=False,
+                                     seats__timed_out_at__isnull=True)
+            .order_by("-created", "-id").values("id")[:WAITING_LIMIT])
+    rows = (LiveSeat.objects.filter(live_id__in=mine).select_related("live", "user")
+            .order_by("-live__created", "-live_id", "seat"))
+    by_match: dict[int, list[LiveSeat]] = {}
+    for row in rows:
+        by_match.setdefault(row.live_id, []).append(row)
+    return [_notice(seats[0].live, seats, user_id=user.pk, title="", url=None) for seats in by_match.values()]
+
+
+def _dismissed(request: HttpRequest) -> set[int]:
+    raw = request.COOKIES.get(DISMISSED_COOKIE, "")
+    return {int(part) for part in raw.split(".")[:50] if part.isdigit() and len(part) < 19}
+
+
+def live_matches_waiting(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: ``live_matches_waiting``, the banner's matches for a signed-in
+    player (:func:`matches_waiting`), less the match whose board the page is and those the
+    player dismissed (:data:`DISMISSED_COOKIE`). Anonymous visitors get nothing (the
+    template then renders no banner and opens no socket). Read, with its one query, only
+    when a template uses it (the site's base template does, ``live/_match_ready.html``)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    skip = _dismissed(request)
+    resolved = getattr(request, "resolver_match", None)
+    if resolved is not None and resolved.view_name == "live:match":
+        skip.add(int(resolved.kwargs.get("match_id", 0)))
+    return {"live_matches_waiting": SimpleLazyObject(
+        lambda: [m for m in matches_waiting(user=user) if m["id"] not in skip])}
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def _clean_title(title: Any) -> str:
+    if not isinstance(title, str):
+        raise ValidationError({"title": [f"the title must be text, not {type(title).__name__}"]})
+    title = " ".join(title.split())
+    if len(title) > MAX_TITLE:
+        raise ValidationError({"title": [f"the title has {len(title)} characters; at most {MAX_TITLE}"]})
+    return title
+
+
+def _clean_url(url: Any) -> str | None:
+    if url is None:
+        return None
+    # Only a path of this site: the banner's link must never lead elsewhere.
+    if not isinstance(url, str) or not url.startswith("/") or url.startswith("//") or "\\" in url:
+        raise ValidationError({"url": [f"the url must be a path of this site starting with one '/', not {url!r}"]})
+    if len(url) > MAX_URL or any(c.isspace() or ord(c) < 32 for c in url):
+        raise ValidationError({"url": [f"the url must be at most {MAX_URL} characters without spaces"]})
+    return url
+
+
+def _notices(*, match_id: int, title: str, url: str | None) -> list[tuple[int, dict[str, Any]]]:
+    """``(user id, match)`` for every human seat of a live match still being played."""
+    live = LiveMatch.objects.filter(match_id=match_id, status=LiveMatch.Status.ACTIVE).first()
+    if live is None:
+        return []
+    rows = list(LiveSeat.objects.filter(live=live).select_related("user").order_by("seat"))
+    users = dict.fromkeys(r.user_id for r in rows if r.user_id is not None and not r.bot)
+    return [(user_id, _notice(live, rows, user_id=user_id, title=title, url=url)) for user_id in users]
+
+
+def live_notify_seats(*, match_id: int, title: str = "", url: str | None = None) -> None:
+    """Tell every person seated in live match ``match_id`` that it has started, on whatever
+    page of the site they are: once the current transaction commits (at once outside one),
+    each human seat's :func:`user_group` gets ``{"type": "notify.match", "match": {"id",
+    "url", "title", "opponents", "game"}}``. ``title`` (e.g. ``"Spring Swiss, round 2"``;
+    default "Live match") and ``url`` (a path of this site; default the match's board) are
+    what the banner shows and links to.
+
+    ``live.services.live_create`` does not call this: a caller that creates a live match for
+    people calls it in the same transaction (the tournaments do, for every round's matches;
+    queue pairings and accepted challenges may too). Seats are read after commit, so the
+    match is announced as it was committed, and not at all if it is over by then.
+
+    Raises ``ValidationError`` (``title``, ``url``) for a title or url that cannot be shown,
+    and ``LiveError`` ``not_found`` / ``finished`` for a match that does not exist or is
+    over; nothing is sent then. Takes no lock: it only reads."""
+    title = _clean_title(title)
+    url = _clean_url(url)
+    live = LiveMatch.objects.filter(match_id=match_id).only("status").first()
+    if live is None:
+        raise services.LiveError("not_found", f"there is no live match {match_id}", status=404)
+    if live.is_over:
+        raise services.LiveError("finished", f"live match {match_id} is over")
+
+    def send() -> None:
+        notices = effects.built(lambda: _notices(match_id=match_id, title=title, url=url),
+                                f"the notices of live match {match_id}")
+        for user_id, match in notices or ():
+            effects.group_send(user_group(user_id), {"type": "notify.match", "match": match})
+
+    transaction.on_commit(send)
+
+
+# --------------------------------------------------------------------------- socket
+
+
+class NotifyConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/notify/``: a signed-in player's notices, on every page.
+
+    On connect (signed in): joins :func:`user_group`, then sends ``{"type":
+    "notify.matches", "matches": [...]}`` (:func:`matches_waiting`); a match announced in
+    between arrives after it, never lost. Then forwards each ``notify.match`` of the group
+    as ``{"type": "notify.match", "match": {...}}``. Anonymous: accepted, told
+    ``{"type": "error", "code": "not_signed_in"}`` and closed with 4401.
+
+    The only frame a client sends is ``{"type": "ping"}`` (answered ``{"type": "pong"}``);
+    anything else gets an error frame and changes nothing. Frames are bounded exactly as on
+    the match socket: its frame size, token bucket and abuse limit (code 4429) are reused,
+    not copied.
+    """
+
+    # The match socket's frame checks and rate limiting, and its dispatch (this consumer
+    # too never uses the ORM on the event loop: its one query runs in database_sync_to_async).
+    receive = LiveMatchConsumer.receive
+    _take_token = LiveMatchConsumer._take_token
+    error = LiveMatchConsumer.error
+    dispatch = LiveMatchConsumer.dispatch
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.group = None
+        self.tokens = float(BURST)
+        self.refilled = time.monotonic()
+        self.refused = 0
+        if self.user is None or not self.user.is_authenticated:
+            # Accepted first so that the client reads why (a refused handshake is a bare 403).
+            await self.accept()
+            await self.error("not_signed_in", "sign in to be told when your live matches start")
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        self.group = user_group(self.user.pk)
+        async with services.layer_gate():
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "notify.matches", "matches": await self._waiting()})
+
+    @database_sync_to_async
+    def _waiting(self) -> list[dict[str, Any]]:
+        return matches_waiting(user=self.user)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            async with services.layer_gate():
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.error("unknown_type", f"unknown frame type {kind!r}; this socket takes only ping")
+
+    async def notify_match(self, event: dict) -> None:
+        """A match announced by :func:`live_notify_seats`: forwarded as it is."""
+        await self.send_json({"type": "notify.match", "match": event["match"]})
