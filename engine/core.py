@@ -597,6 +597,7 @@ class Game:
     - ties: :meth:`defer_ties` and :meth:`break_ties` (a tie broken outside the match, by
       a worker task), :meth:`twos_numbers` (what Match the Twos compares between
       decklists when a tournament tie matters);
+    - a match stopped before its end: :meth:`adjudicate`;
     - standings: :meth:`standings_scores` and ``standings_score_label`` (a per-seat score
       that an event adds up and ranks by after the other tiebreakers);
     - presentation: ``title``, ``commander_label``, ``art_hue`` and ``art_dots`` (the
@@ -649,6 +650,12 @@ class Game:
         from engine.conquest.tiebreak import match_the_twos
 
         return match_the_twos(card_lists, rng, printed=self.twos_numbers())
+
+    def adjudicate(self, state: State) -> tuple[int, ...] | None:
+        """Places by the rules' own end condition for a match stopped before its end (a
+        tournament round's hard time limit); None when the game has none (the match is
+        then a draw). ``state`` is not changed. Default: None."""
+        return None
 
     def standings_scores(self, outcome: Mapping[str, JSON]) -> list[int | None] | None:
         """Per seat, the score of one finished game (``Outcome.to_json()``) that an event's

@@ -9,7 +9,7 @@ from typing import Any
 from engine.conquest.params import SPECS, Params, check_params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
 from engine.conquest.state import ConquestState
-from engine.core import DeckError, Decklist, Game, Outcome, ParamSpec, parse_decklist
+from engine.core import DeckError, Decklist, Game, Outcome, ParamSpec, parse_decklist, places_from_scores
 
 DECKS_DIR = Path(__file__).parent / "decks"
 
@@ -48,6 +48,12 @@ class ConquestGame(Game):
     def twos_numbers(self) -> dict[str, int | None]:
         """A unit's printed CQ (only units print one)."""
         return {card.name: card.cq for card in POOL}
+
+    def adjudicate(self, state: ConquestState) -> tuple[int, ...]:
+        """A match stopped early ranks the seats by their Conquest Pool so far, most first
+        ("No target score — it's a race for the most Conquest"); equal pools share a place
+        (Match the Twos is not run: it settles the ties of a match played to its end)."""
+        return places_from_scores([player.conquest for player in state.players])
 
     def standings_scores(self, outcome: Mapping[str, Any]) -> list[int | None]:
         """The Conquest each seat scored in the game."""
