@@ -5,7 +5,10 @@ matches apps): so that a newcomer sees standings, a bracket and replays at once.
   cut and a third-place match;
 - "Demo Conquest Pod Night": a finished Conquest pod event of 8 players in pods of 4;
 - "Demo Friday Swiss": an open TempoFront Swiss with 6 entries that starts 5 minutes after
-  the demo was loaded (beat's tick starts it; the worker plays it).
+  the demo was loaded (beat's tick starts it; the worker plays it);
+- "Demo Live Mixed": an open live TempoFront Swiss of people and bots (bots up to
+  ``greedy``) starting 20 minutes after the demo was loaded, with three demo bot entries
+  already in: a newcomer enters, checks in and plays the rounds live on the board.
 
 The finished events are played here, synchronously, by random bots (they take seconds),
 with fixed tournament seeds. Entrants are demo players (``demo-<name>``, no usable
@@ -31,6 +34,7 @@ PLAYERS = ("ana", "bo", "cyd", "dee", "eli", "fay", "gus", "hal")
 SWISS = "Demo Winter Swiss"
 PODS = "Demo Conquest Pod Night"
 OPEN = "Demo Friday Swiss"
+LIVE = "Demo Live Mixed"
 
 
 def _player(name: str):
@@ -53,12 +57,13 @@ def _deck(user, game: str, index: int) -> Deck:
     return deck
 
 
-def _entrants(tournament: Tournament, count: int) -> None:
-    for index, name in enumerate(PLAYERS[:count]):
+def _entrants(tournament: Tournament, count: int, *, names=PLAYERS) -> None:
+    for index, name in enumerate(names[:count]):
         user = _player(name)
         deck = _deck(user, tournament.game, index)
         Entry.objects.get_or_create(tournament=tournament, player=user,
-                                    defaults={"deck": deck, "deck_version": deck.latest_version})
+                                    defaults={"deck": deck, "deck_version": deck.latest_version,
+                                              "plays": Entry.Plays.BOT})
 
 
 def _play(tournament: Tournament, log: Callable[[str], None]) -> None:
@@ -119,6 +124,7 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
         _entrants(event, len(PLAYERS))
         tournament_start(tournament_id=event.pk, now=now)
         _play(event, log)
+    _open_live_event(organiser, now, log)
     if Tournament.objects.filter(name=OPEN, organiser=organiser, state=Tournament.State.OPEN).exists():
         log(f"'{OPEN}' is already open")
         return
@@ -127,3 +133,19 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
                               description="Starts five minutes after the demo loads: enter a deck and watch it run.")
     _entrants(event, 6)
     log(f"'{OPEN}' is open with 6 entries and starts at {event.starts_at:%H:%M} UTC")
+
+
+def _open_live_event(organiser, now, log: Callable[[str], None]) -> None:
+    from tournaments.services import tournament_create
+
+    if Tournament.objects.filter(name=LIVE, organiser=organiser, state=Tournament.State.OPEN).exists():
+        log(f"'{LIVE}' is already open")
+        return
+    event = tournament_create(
+        organiser=organiser, name=LIVE, game="tempofront", format="swiss", best_of=1, rounds=2,
+        starts_at=now + timedelta(minutes=20), entry_limit=16, entrants=Tournament.Entrants.MIXED, bot_cap="greedy",
+        check_in_minutes=15, clock_initial=300, clock_increment=5, no_show_minutes=3, round_limit_minutes=30,
+        description="Played live: enter with your own deck, check in during the 15 minutes before the start, "
+                    "and play two rounds on the board. Three demo bots (random pilots) are already in.")
+    _entrants(event, 3, names=("ivy", "jon", "kit"))
+    log(f"'{LIVE}' is open for people and bots and starts at {event.starts_at:%H:%M} UTC")
