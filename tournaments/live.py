@@ -287,7 +287,10 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
         return True
     if live.status == LiveMatch.Status.ACTIVE:
         absent = [s.seat for s in live.seats.all() if s.user_id is not None and s.connected_at is None]
-        if absent and now >= live.created + timedelta(minutes=tournament.no_show_minutes):
+        # A table's first game starts with its round; a later game when it was created.
+        first = not pairing.series and not pairing.replaced and rnd.starts_at is not None
+        started = rnd.starts_at if first else live.created
+        if absent and now >= started + timedelta(minutes=tournament.no_show_minutes):
             live_forfeit(match_id=match.pk, seats=absent, reason=NO_SHOW)
         elif rnd.deadline is not None and now >= rnd.deadline:
             live_adjudicate(match_id=match.pk, reason=TIME_LIMIT)

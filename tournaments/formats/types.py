@@ -39,7 +39,8 @@ class Result:
     """One finished pairing: two players, a Conquest pod of 2-4, or a bye (one player).
 
     ``places`` runs parallel to ``players``: 1 is first; equal places are a draw / a shared
-    place, ranked "1, 1, 3" (the place after a shared one skips).
+    place, ranked "1, 1, 3" (the place after a shared one skips); every player last
+    ("2, 2") is a table nobody won (both players forfeited a live match): a loss for each.
     ``game_wins``: games won by each player in the match; ``games``: games played (a drawn
     two-player game counts in ``games`` but in nobody's ``game_wins``).
     ``conquest``: Conquest scored by each player over the match (Conquest events only).
@@ -69,7 +70,9 @@ class Result:
             raise ValueError("conquest must have one entry per player")
         if any(p < 1 or p > n for p in self.places):
             raise ValueError(f"places run from 1 to {n}: {self.places}")
-        if any(sum(1 for q in self.places if q < p) != p - 1 for p in self.places):
+        # Everybody last (2, 2): a table nobody won, such as both players forfeiting.
+        nobody_won = n > 1 and all(p == n for p in self.places)
+        if not nobody_won and any(sum(1 for q in self.places if q < p) != p - 1 for p in self.places):
             raise ValueError(f"places are ranked 1, 1, 3, 4 style (equal places share, the next skips): {self.places}")
         if self.games < 0 or any(w < 0 for w in self.game_wins) or sum(self.game_wins) > max(self.games, 0):
             raise ValueError(f"game wins {self.game_wins} do not fit in {self.games} games")
