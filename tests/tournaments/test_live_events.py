@@ -435,3 +435,26 @@ def test_series_results_in_elimination_need_a_winner():
     late = _series(([1, 2], [], False), ([1, 2], [20], False))
     result = live_events.series_result(late, best_of=3, elimination=False, past_deadline=False, seeds=seeds)
     assert result["places"] == [1, 2] and result["game_wins"] == [2, 0] and result["forfeit"] == [20]
+
+
+@pytest.mark.django_db
+def test_a_live_pod_of_four_is_one_four_seat_live_match_and_the_tick_repairs_the_round(organiser):
+    """Issue 21 (3, 4): Conquest pods of 4 play one 4-seat live match; beat's tick alone
+    (no advance message) forfeits the player who never came, so the round does not wait."""
+    from tournaments.services import tournament_tick
+
+    event = people_event(organiser, game="conquest", format="conquest_pods", players_per_game=4, rounds=1)
+    entries = enter_people(event, 4)
+    tournament_start(tournament_id=event.pk, now=event.starts_at)
+    (pairing,) = tables(event)
+    live = LiveMatch.objects.get(match=pairing.match)
+    assert live.seats.count() == 4 and sorted(pairing.entries) == sorted(e.pk for e in entries)
+    absent = pairing.seat_entries[2]
+    for index in (0, 1, 3):
+        live_seat_present(match_id=pairing.match_id, user=seat_user(pairing, index))
+    tournament_tick(now=event.starts_at + timedelta(minutes=4))
+    pairing.refresh_from_db()
+    assert pairing.status == Pairing.Status.DONE and pairing.result["forfeit"] == [absent]
+    assert pairing.result["places"][pairing.entries.index(absent)] == 4
+    rows = standings_rows(tournament=event)
+    assert rows[-1]["entry"]["id"] == absent and rows[-1]["points"] == 0
