@@ -20,7 +20,8 @@ from tournaments.services import (
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
-    fields = ["player", "deck", "deck_version", "seed", "waitlisted", "late", "dropped", "dropped_round"]
+    fields = ["player", "deck", "deck_version", "plays", "seed", "waitlisted", "late", "checked_in", "absences",
+              "dropped", "dropped_round", "drop_reason"]
     readonly_fields = fields
     can_delete = False
 
@@ -37,8 +38,8 @@ def _run(modeladmin, request, queryset, do, done: str) -> None:
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "format", "state", "starts_at", "current_round", "organiser"]
-    list_filter = ["game", "format", "state"]
+    list_display = ["name", "game", "format", "entrants", "state", "starts_at", "current_round", "organiser"]
+    list_filter = ["game", "format", "entrants", "state"]
     search_fields = ["name", "organiser__username"]
     readonly_fields = ["seed", "state", "current_round", "total_rounds", "cut_entries", "winner", "started",
                        "finished", "cancel_reason"]
@@ -74,7 +75,8 @@ class TournamentAdmin(admin.ModelAdmin):
 class PairingAdmin(admin.ModelAdmin):
     list_display = ["round", "table", "key", "entries", "status", "match"]
     list_filter = ["status", "round__tournament"]
-    readonly_fields = ["round", "table", "key", "entries", "seat_entries", "match", "replaced", "status", "result"]
+    readonly_fields = ["round", "table", "key", "entries", "seat_entries", "match", "replaced", "series", "status",
+                       "result"]
     actions = ["rerun"]
 
     @admin.action(description="Re-run the failed match")
