@@ -187,7 +187,10 @@ function onFrame(message) {
   let frame;
   try { frame = JSON.parse(message.data); } catch { return; }
   if (frame.type === "notify.match" && frame.match) announce(frame.match);
-  else if (frame.type === "notify.matches" && Array.isArray(frame.matches)) replaceAll(frame.matches);
+  else if (frame.type === "notify.matches" && Array.isArray(frame.matches)) {
+    replaceAll(frame.matches);
+    root.dataset.connected = ""; // listening: a match that starts from now on is shown at once
+  }
 }
 
 function schedule() {
@@ -221,6 +224,7 @@ function connect() {
   opened.addEventListener("close", (event) => {
     if (socket === opened) socket = null;
     clearInterval(pinger);
+    delete root.dataset.connected;
     if (event.code === 4401) stopped = true; // signed out meanwhile: the next page has no banner
     else schedule();
   });
