@@ -4,7 +4,8 @@ A seated player's socket receives its own seat's view (with its legal actions); 
 else is a spectator and receives the public view (``state.view(None)`` only, delayed by
 the match's ``spectator_delay``). Every socket of a match joins the match's group, whose
 one message per move carries the views of every seat and of spectators; the consumer
-forwards its own (the seat's group key, or the public one) and nothing else. Frames from the client:
+forwards its own (the seat's group key, or the public one) and nothing else. A seated player's
+first connection records that they showed up (``LiveSeat.connected_at``). Frames from the client:
 
 - ``{"type": "act", "action": {...}, "index": n}``: play an action on the view at ``index``;
 - ``{"type": "resign"}``; ``{"type": "ping"}`` (answered ``{"type": "pong"}``).
@@ -87,8 +88,14 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _seat(self) -> int | None:
+        """The user's seat, or None; a seated player's first connection records that they
+        showed up (``services.live_seat_present``), in the same trip to the database thread."""
         live = selectors.live_get(match_id=self.match_id)
-        return selectors.seat_of(rows=selectors.live_seats(live=live), user=self.user)
+        rows = selectors.live_seats(live=live)
+        seat = selectors.seat_of(rows=rows, user=self.user)
+        if seat is not None and any(r.user_id == self.user.pk and r.connected_at is None for r in rows):
+            services.live_seat_present(match_id=self.match_id, user=self.user)
+        return seat
 
     @database_sync_to_async
     def _opening(self) -> dict:

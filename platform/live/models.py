@@ -42,6 +42,11 @@ class LiveMatch(models.Model):
     replay = models.JSONField(null=True, blank=True, help_text="The engine's Replay once the match is over")
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # SET_NULL: the next game of a series going away must not take this one with it; the
+    # board simply offers no next game then.
+    next_match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+",
+                                   help_text="The next game of the series (a best-of-three round), once it exists")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -65,6 +70,8 @@ class LiveSeat(models.Model):
     ``greedy``). ``running_since`` is set while the seat is to act; its time left is
     ``remaining_ms`` minus the time since then. A Conquest seat that ran out of time in a
     match of three or four keeps playing through the random bot (``timed_out_at`` set).
+    ``connected_at`` is when the seat's player first showed up (opened the match's socket
+    or moved); a seat still without it when a round starts may be forfeited as a no-show.
     """
 
     live = models.ForeignKey(LiveMatch, on_delete=models.CASCADE, related_name="seats")
@@ -77,6 +84,7 @@ class LiveSeat(models.Model):
     running_since = models.DateTimeField(null=True, blank=True)
     timed_out_at = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    connected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["live_id", "seat"]
@@ -95,6 +103,11 @@ class LiveSeat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot) or self.timed_out_at is not None
+
+    @property
+    def is_present(self) -> bool:
+        """A bot is always there; a person once they have connected or moved."""
+        return bool(self.bot) or self.connected_at is not None
 
 
 class LiveQueue(models.Model):

@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from engine import games as engine_games
 from engine.core import State
 from live import engine_state
 from live.models import LiveChallenge, LiveMatch, LiveSeat, QueueEntry
@@ -26,9 +27,11 @@ def _seat_name(row: LiveSeat) -> str:
 
 
 def players_json(rows: Sequence[LiveSeat]) -> list[dict[str, Any]]:
+    """Every seat's public facts; ``present``: a bot, or a person who has connected or moved
+    (never when: only whether)."""
     return [
         {"seat": r.seat, "name": _seat_name(r), "pilot": r.pilot, "deck": r.deck_version.deck.name,
-         "timed_out": r.timed_out_at is not None, "resigned": r.resigned}
+         "timed_out": r.timed_out_at is not None, "resigned": r.resigned, "present": r.is_present}
         for r in rows
     ]
 
@@ -52,7 +55,8 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
     ``legal`` lists the seat's legal actions when it is a person's seat to act; bots and
     spectators get none. ``placement`` (else None) is, while that seat places (Conquest),
     what it may place at each of its Locations (``engine_state.placement_choices``).
-    ``outcome`` is there once the match is over, with ``result`` (:func:`result_json`).
+    ``outcome`` is there once the match is over, with ``result`` (:func:`result_json`);
+    a finished match whose series goes on also has ``next_url``, the next game's board.
     """
     now = now or timezone.now()
     to_act = list(state.to_act()) if state.outcome is None else []
@@ -78,17 +82,71 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
         "outcome": live.outcome if live.is_over else None,
         "result": result_json(live, rows, seat) if live.is_over else None,
     }
+    if live.is_over and live.next_match_id is not None:
+        payload["next_url"] = next_url(live)
     return payload
+
+
+def next_url(live: LiveMatch) -> str | None:
+    """The board of the next game of the series, once it is linked (``live_link_next``)."""
+    return None if live.next_match_id is None else f"/live/{live.next_match_id}/"
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+#: How the concession reason of a forfeit is said ("alice forfeited: did not show up").
+FORFEIT_WORDS = {"no-show": "did not show up"}
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def ending_words(live: LiveMatch, rows: Sequence[LiveSeat]) -> str | None:
+    """The end of a match the players did not play out, in words for everyone: seats that
+    forfeited (``alice forfeited: did not show up``), or a game stopped at a round's time
+    limit (``Decided at the round's time limit: alice 1st (12 Conquest), bob 2nd (9
+    Conquest)``, or ``Drawn at the round's time limit``). None for any other end."""
+    outcome = live.outcome or {}
+    by_seat = {r.seat: r for r in rows}
+    if outcome.get("forfeited"):
+        why = str((outcome.get("detail") or {}).get("reason") or "no-show")
+        names = [_seat_name(by_seat[s]) for s in outcome["forfeited"] if s in by_seat]
+        return f"{_names(names)} forfeited: {FORFEIT_WORDS.get(why, why)}"
+    if outcome.get("reason") != "adjudicated":
+        return None
+    places = list(outcome.get("places") or [])
+    if len(set(places)) <= 1:
+        return "Drawn at the round's time limit"
+    label = engine_games[live.game].standings_score_label if live.game in engine_games else None
+    scores = list(outcome.get("scores") or [])
+    said = []
+    for seat in sorted(range(len(places)), key=lambda s: (places[s], s)):
+        place = places[seat]
+        joint = "joint " if places.count(place) > 1 else ""
+        score = scores[seat] if seat < len(scores) else None
+        extra = f" ({score} {label})" if label and isinstance(score, int) and not isinstance(score, bool) else ""
+        said.append(f"{_seat_name(by_seat[seat])} {joint}{ORDINALS.get(place, f'{place}th')}{extra}")
+    return "Decided at the round's time limit: " + ", ".join(said)
 
 
 def result_json(live: LiveMatch, rows: Sequence[LiveSeat], seat: int | None) -> dict[str, Any]:
     """What the end of the match means for ``seat`` beyond the outcome (public data only):
     its rating change when the match was rated (``None`` until it is recorded, or when it
     is not rated), and how to ask for a rematch with the same deck (against the same bot,
-    or a challenge to the one human opponent). Spectators get neither."""
+    or a challenge to the one human opponent). Spectators get neither.
+
+    For everyone, only when there is one: ``ending``, a match not played out said in words
+    (:func:`ending_words`: a forfeit, an adjudication), and ``next_url``, the next game of
+    the series."""
+    extra: dict[str, Any] = {}
+    ending = ending_words(live, rows)
+    if ending is not None:
+        extra["ending"] = ending
+    if live.next_match_id is not None:
+        extra["next_url"] = next_url(live)
     row = next((r for r in rows if r.seat == seat), None) if seat is not None else None
     if row is None or row.user_id is None:
-        return {"rating": None, "rematch": None}
+        return {"rating": None, "rematch": None, **extra}
     from ladder.models import Pool, RatingChange
 
     change = (RatingChange.objects.filter(match_id=live.match_id, rating__player_id=row.user_id,
@@ -104,7 +162,7 @@ def result_json(live: LiveMatch, rows: Sequence[LiveSeat], seat: int | None) -> 
         rematch["username"] = _seat_name(others[0])
     else:
         rematch = None
-    return {"rating": rating, "rematch": rematch}
+    return {"rating": rating, "rematch": rematch, **extra}
 
 
 def live_get(*, match_id: int) -> LiveMatch:

@@ -13,6 +13,11 @@ to act (``running_since``); an action adds the increment. ``live_enforce_clock``
 the ``live.tick`` beat task and by a check scheduled for the next deadline) ends the
 match for a seat out of time (it concedes; in a Conquest match of three or four the
 seat's remaining decisions are taken by the random bot instead and it ranks last).
+
+Endings a tournament round asks for: :func:`live_forfeit` (seats that never showed up,
+:func:`live_seat_present` records who did), :func:`live_adjudicate` (the round's hard time
+limit: the game's own end condition, else a draw) and :func:`live_link_next` (the next
+game of a series, offered on the finished board).
 """
 
 from __future__ import annotations
@@ -218,8 +223,29 @@ def live_act(*, match_id: int, user, action_json: Any, expected_index: int | Non
             row = mine[0]
         if row.timed_out_at is not None:
             raise LiveError("timed_out", "your time ran out; the random bot plays your seat now")
+        absent = [r for r in mine if r.connected_at is None]
+        if absent:
+            # A move proves presence. Only a first move (or one made without the socket)
+            # finds the field empty on the rows already loaded, so other moves add no query.
+            now = timezone.now()
+            LiveSeat.objects.filter(pk__in=[r.pk for r in absent], connected_at__isnull=True).update(connected_at=now)
+            for r in absent:
+                r.connected_at = now
         _apply(live, rows, row.seat, action_json, expected_index)
     return live
+
+
+def live_seat_present(*, match_id: int, user, now: datetime | None = None) -> bool:
+    """Record that ``user`` showed up in live match ``match_id``: every seat they hold there
+    whose ``connected_at`` is still empty gets ``now``, in one UPDATE (no lock: the first
+    time wins, and a later call changes nothing). True if it set one; False for a user not
+    seated there, signed out, or already present. Called when a seated player's socket
+    connects, and by :func:`live_act` for a move."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    updated = LiveSeat.objects.filter(live__match_id=match_id, user_id=user.pk, connected_at__isnull=True).update(
+        connected_at=now or timezone.now())
+    return updated > 0
 
 
 def live_resign(*, match_id: int, user) -> LiveMatch:
@@ -326,8 +352,9 @@ def _acted_since(log: list, seat: int, index: int) -> bool:
 
 
 def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, expected_index: int | None,
-           *, strict: bool = False) -> None:
-    """Check and apply one action of ``seat`` on the locked ``live``; schedule the effects."""
+           *, strict: bool = False, forfeited: Sequence[int] = (), now: datetime | None = None) -> None:
+    """Check and apply one action of ``seat`` on the locked ``live``; schedule the effects.
+    ``forfeited``: the seats that rank last if this action ends the match (:func:`live_forfeit`)."""
     length = len(live.log)
     if expected_index is not None:
         if isinstance(expected_index, bool) or not isinstance(expected_index, int):
@@ -343,7 +370,7 @@ def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, e
         action = game.action_from_json(action_json)
     except IllegalAction as exc:
         raise LiveError("malformed_action", f"malformed action: {exc.message}", status=400) from None
-    now = timezone.now()
+    now = now or timezone.now()
     clocks_before = {r.pk: _clock_fields(r) for r in rows}
     with engine_state.state_of(live) as state:
         if action.kind != CONCEDE and seat not in state.to_act():
@@ -360,7 +387,7 @@ def _apply(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: Any, e
         _run_clocks(live, rows, state, seat, before, now)
         fields = ["log", "next_deadline"]
         if state.outcome is not None:
-            _finish(live, rows, state, now)
+            _finish(live, rows, state, now, forfeited=forfeited)
             fields += ["status", "outcome", "replay", "finished"]
         live.save(update_fields=fields)
         # Only the seats whose clock changed are written (usually two: the seat that acted
@@ -406,20 +433,28 @@ def remaining_ms(row: LiveSeat, now: datetime) -> int:
     return max(0, row.remaining_ms - int((now - row.running_since).total_seconds() * 1000))
 
 
-def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
-    """The engine's outcome with seats that ran out of time (and were played by the random
-    bot since) ranked last, the earliest time-out lowest; the others keep their order.
+def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat], *, forfeited: Sequence[int] = ()) -> dict[str, Any]:
+    """The engine's (or the adjudicated) outcome with the platform's own rankings applied:
+    seats that ran out of time (and were played by the random bot since) rank below the
+    others, the earliest time-out lowest; seats that forfeited (``forfeited``, did not show
+    up) rank last of all and share the last place, which is the number of seats (so two
+    seats that both forfeit a two-seat match both lose: places ``[2, 2]``). The other seats
+    keep their order among themselves, ties shared.
 
-    With a time-out, ``engine_places`` keeps the engine's places and ``timed_out`` lists
-    the late seats, earliest first (also in ``detail``, so that the game's stored outcome
-    says why its places differ from its replay's)."""
+    With either, ``engine_places`` keeps the outcome's own places, and ``timed_out`` lists
+    the late seats, earliest first, ``forfeited`` the seats that forfeited, each only when
+    there are some (also in ``detail``, so that the game's stored outcome says why its
+    places differ from its replay's)."""
     out = outcome.to_json()
-    timed_out = sorted((r for r in rows if r.timed_out_at is not None), key=lambda r: (r.timed_out_at, r.seat))
-    if not timed_out:
+    gone = list(dict.fromkeys(int(s) for s in forfeited))
+    timed_out = sorted((r for r in rows if r.timed_out_at is not None and r.seat not in gone),
+                       key=lambda r: (r.timed_out_at, r.seat))
+    if not timed_out and not gone:
         return out
+    count = len(outcome.places)
     late = {r.seat for r in timed_out}
-    others = sorted((s for s in range(len(outcome.places)) if s not in late), key=lambda s: outcome.places[s])
-    places = [0] * len(outcome.places)
+    others = sorted((s for s in range(count) if s not in late and s not in gone), key=lambda s: outcome.places[s])
+    places = [0] * count
     for rank, s in enumerate(others):
         if rank and outcome.places[s] == outcome.places[others[rank - 1]]:
             places[s] = places[others[rank - 1]]
@@ -427,30 +462,163 @@ def final_outcome(outcome: Outcome, rows: Sequence[LiveSeat]) -> dict[str, Any]:
             places[s] = rank + 1
     for offset, row in enumerate(reversed(timed_out)):
         places[row.seat] = len(others) + offset + 1
+    for s in gone:
+        places[s] = count
+    marks: dict[str, Any] = {}
+    if timed_out:
+        marks["timed_out"] = [r.seat for r in timed_out]
+    if gone:
+        marks["forfeited"] = gone
     ranked = Outcome(places=tuple(places), scores=outcome.scores, reason=outcome.reason,
-                     detail={**outcome.detail, "timed_out": [r.seat for r in timed_out],
-                             "engine_places": list(outcome.places)})
-    return {**ranked.to_json(), "engine_places": list(outcome.places), "timed_out": [r.seat for r in timed_out]}
+                     detail={**outcome.detail, **marks, "engine_places": list(outcome.places)})
+    return {**ranked.to_json(), "engine_places": list(outcome.places), **marks}
 
 
-def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now) -> None:
+def _finish(live: LiveMatch, rows: list[LiveSeat], state: State, now, *, outcome: Outcome | None = None,
+            forfeited: Sequence[int] = ()) -> None:
     """Record the end on the locked ``live`` and its match: outcome, replay, result.
 
     The match's game, result and ratings (through ``match_finished``) follow the final
-    outcome (:func:`final_outcome`: seats out of time rank last), while the replay keeps
-    the engine's own outcome, so that it still verifies."""
+    outcome (:func:`final_outcome`: seats out of time or forfeited rank last), while the
+    replay keeps the engine's own outcome, so that it still verifies. ``outcome``, when
+    given, replaces the engine's (an adjudicated game: the engine's is then None, and so
+    is the replay's)."""
     live.status = LiveMatch.Status.DONE
     live.finished = now
     live.next_deadline = None
     for row in rows:
         row.running_since = None
-    final = final_outcome(state.outcome, rows)
+    final = final_outcome(outcome or state.outcome, rows, forfeited=forfeited)
     live.outcome = final
     replay = engine_state.replay_of(live, state.outcome)
     live.replay = replay.to_json()
-    ranked = Outcome.from_json(final) if final.get("timed_out") else None
+    ranked = Outcome.from_json(final) if outcome is not None or "engine_places" in final else None
     match_services.match_record_live_game(match_id=live.match_id, replay=replay,
                                           seat_order=list(range(len(rows))), outcome=ranked)
+
+
+# --------------------------------------------------------------------------- endings a round asks for
+
+
+def _check_seats_of(rows: Sequence[LiveSeat], seats: Any) -> list[int]:
+    numbers = [r.seat for r in rows]
+    if not isinstance(seats, list | tuple) or not seats:
+        raise ValidationError({"seats": [f"name at least one seat to forfeit (a list of seat numbers), not {seats!r}"]})
+    wrong = [s for s in seats if isinstance(s, bool) or not isinstance(s, int) or s not in numbers]
+    if wrong:
+        raise ValidationError({"seats": [f"no seat {', '.join(map(repr, wrong))} in this match; its seats are "
+                                         f"{', '.join(map(str, numbers))}"]})
+    return list(dict.fromkeys(seats))
+
+
+def live_forfeit(*, match_id: int, seats: list[int], reason: str = "no-show",
+                 now: datetime | None = None) -> LiveMatch | None:
+    """End the active live match ``match_id`` because ``seats`` did not show up.
+
+    The first listed seat concedes through the engine (a ``concede`` action with
+    ``reason`` in the log, so the replay verifies); the final outcome then ranks every
+    listed seat last, sharing the last place (:func:`final_outcome`, ``forfeited``), and
+    the match's game, result and ratings follow it. The seats are sent their final views
+    after commit, as for any move. Locks the live match row. Returns None, changing
+    nothing, for a match that does not exist or is already over; raises
+    ``ValidationError`` (``seats``) naming a seat the match does not have. ``now`` (default:
+    the present) is when the concession is logged and the clocks stop.
+    """
+    with transaction.atomic():
+        try:
+            live, rows = _locked(match_id)
+        except LiveError:
+            return None
+        gone = _check_seats_of(rows, seats)
+        _apply(live, rows, gone[0], {"kind": CONCEDE, "reason": str(reason)}, None, forfeited=gone, now=now)
+    return live
+
+
+def _scores_now(game, state: State) -> tuple[Any, ...]:
+    """The per-seat scores the engine would record if the match ended now: those of a
+    concession on a copy of the state (every game accepts one at any moment and records
+    the scores as they stand: a Conquest seat's pool, a TempoFront seat's Dominion and
+    Integrity). The state itself is not changed; empty if the game refuses."""
+    probe = state.clone()
+    try:
+        probe.apply(next(iter(probe.to_act()), 0), game.action_from_json({"kind": CONCEDE, "reason": "stopped"}))
+    except IllegalAction:
+        return ()
+    return tuple(probe.outcome.scores) if probe.outcome is not None else ()
+
+
+def live_adjudicate(*, match_id: int, reason: str = "round time limit",
+                    now: datetime | None = None) -> LiveMatch | None:
+    """End the active live match ``match_id`` now, at a round's hard time limit.
+
+    The places are the game's own verdict on the position (``Game.adjudicate``: Conquest
+    ranks by the Conquest Pool so far) or, for a game without one, a draw (every seat
+    first). The stored game and the match's result take them, with reason
+    ``"adjudicated"``, the scores as they stand and ``detail["adjudicated"] = reason``
+    (seats out of time still rank below the others, :func:`final_outcome`); the replay
+    keeps the log as played and no outcome of its own, so it verifies as an unfinished
+    game. Clocks stop; the seats get their final views after commit. Locks the live match
+    row. Returns None, changing nothing, for a match that does not exist or is over.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            live, rows = _locked(match_id)
+        except LiveError:
+            return None
+        game = engine_games[live.game]
+        with engine_state.state_of(live) as state:
+            places = game.adjudicate(state)
+            if places is None:
+                places = (1,) * len(rows)
+            outcome = Outcome(places=tuple(places), scores=_scores_now(game, state), reason="adjudicated",
+                              detail={"adjudicated": str(reason)})
+            for row in rows:
+                if row.running_since is not None:
+                    row.remaining_ms = remaining_ms(row, now)
+            _finish(live, rows, state, now, outcome=outcome)
+            live.save(update_fields=["status", "outcome", "replay", "finished", "next_deadline"])
+            for row in rows:
+                LiveSeat.objects.filter(pk=row.pk).update(remaining_ms=row.remaining_ms, running_since=None)
+            _after_commit(live, rows, state)
+    return live
+
+
+def live_link_next(*, match_id: int, next_match_id: int) -> None:
+    """Make ``next_match_id`` the next game after live match ``match_id`` (a series: a
+    best-of-three round), so that the finished board offers it (``next_url`` in every
+    seat's and the spectators' view, :func:`live.selectors.view_payload`).
+
+    Idempotent: linking the same game again changes nothing and sends nothing. Linking a
+    finished match sends every socket of it its final view again after commit, now with
+    the link; an active match carries it in its final views when it ends. Locks the live
+    match row. Raises :class:`LiveError` for a live match or a next match that does not
+    exist or one already linked to another game, ``ValidationError`` (``next_match_id``)
+    for an id that is not one or names the match itself.
+    """
+    from matches.models import Match
+
+    with transaction.atomic():
+        live = LiveMatch.objects.select_for_update().select_related("match").filter(match_id=match_id).first()
+        if live is None:
+            raise LiveError("not_found", f"there is no live match {match_id}", status=404)
+        if isinstance(next_match_id, bool) or not isinstance(next_match_id, int):
+            raise ValidationError({"next_match_id": [f"the next game is a match id, not {next_match_id!r}"]})
+        if next_match_id == match_id:
+            raise ValidationError({"next_match_id": [f"match {match_id} cannot be its own next game"]})
+        if not Match.objects.filter(pk=next_match_id).exists():
+            raise LiveError("not_found", f"there is no match {next_match_id} to play next", status=404)
+        if live.next_match_id == next_match_id:
+            return
+        if live.next_match_id is not None:
+            raise LiveError("already_linked", f"live match {match_id} already leads to match {live.next_match_id}")
+        live.next_match_id = next_match_id
+        live.save(update_fields=["next_match"])
+        if live.is_over:
+            rows = list(LiveSeat.objects.filter(live=live).order_by("seat"))
+            _attach_seat_details(live.pk, rows)
+            with engine_state.state_of(live) as state:
+                _after_commit(live, rows, state)
 
 
 # --------------------------------------------------------------------------- clocks

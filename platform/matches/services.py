@@ -216,22 +216,25 @@ def match_create_live(
 
 def match_record_live_game(*, match_id: int, replay: Replay, seat_order: Sequence[int],
                            bot_errors: Sequence[Mapping[str, Any]] = (), outcome: Outcome | None = None) -> Match:
-    """Write the one game of live match ``match_id`` (its replay, which must be finished)
-    and the match's result in one transaction, under the match's row lock; the match is
-    then done (``match_finished`` is sent inside the transaction; the page hears of it on
-    commit). A match already done is returned as it is. Raises ``ValueError`` for a match
-    that is not a running live match or a replay without an outcome.
+    """Write the one game of live match ``match_id`` (its replay) and the match's result
+    in one transaction, under the match's row lock; the match is then done
+    (``match_finished`` is sent inside the transaction; the page hears of it on commit). A
+    match already done is returned as it is. Raises ``ValueError`` for a match that is not
+    a running live match, or a replay without an outcome when no ``outcome`` is given.
 
     ``outcome`` is the game's result when the live app ranks it otherwise than the engine
-    did (a seat that ran out of time ranks last): the game's places, the match's result
-    and so the ratings follow it, while the replay keeps the engine's own outcome, so it
-    still verifies. It must place the same seats as the replay. Default: the replay's.
+    did (a seat that ran out of time or forfeited ranks last), or when the game was stopped
+    before its end and adjudicated (its replay then has no outcome: the log as played,
+    which still verifies as an unfinished game): the game's places, the match's result and
+    so the ratings follow it, while the replay keeps the engine's own outcome. It must
+    place as many seats as the replay has. Default: the replay's.
     """
-    if replay.outcome is None:
+    if replay.outcome is None and outcome is None:
         raise ValueError(f"live match {match_id}: the replay has no outcome; the game is not over")
-    if outcome is not None and len(outcome.places) != len(replay.outcome.places):
+    seats = len(replay.outcome.places) if replay.outcome is not None else len(replay.decks)
+    if outcome is not None and len(outcome.places) != seats:
         raise ValueError(f"live match {match_id}: the outcome places {len(outcome.places)} seats, the replay "
-                         f"{len(replay.outcome.places)}")
+                         f"{seats}")
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status == Match.Status.DONE:
