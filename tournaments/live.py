@@ -270,6 +270,39 @@ def _advance_later(tournament_id: int, seconds: float) -> None:
 # --------------------------------------------------------------------------- a table's games
 
 
+def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing], now: datetime) -> int:
+    """:func:`sync_pairing` for the live tables of a round; returns how many still play.
+
+    Every game end advances the event, so this runs often on rounds of many tables: the
+    live games are read in two queries for the whole round, and a table whose game is
+    being played, with its no-show time and the round's deadline still ahead, costs
+    nothing more."""
+    from live.models import LiveMatch, LiveSeat
+
+    lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=[p.match_id for p in pairings])}
+    absent: dict[int, list[int]] = {}
+    for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives.values()], user__isnull=False,
+                                                   connected_at__isnull=True).values_list("live_id", "seat")):
+        absent.setdefault(live_id, []).append(seat)
+    past_deadline = rnd.deadline is not None and now >= rnd.deadline
+    waiting = 0
+    for pairing in pairings:
+        live = lives.get(pairing.match_id)
+        if live is not None and live.status == LiveMatch.Status.ACTIVE and not past_deadline:
+            if not absent.get(live.pk) or now < _game_started(rnd, pairing, live) + timedelta(
+                    minutes=tournament.no_show_minutes):
+                waiting += 1
+                continue
+        waiting += sync_pairing(tournament, rnd, pairing, now)
+    return waiting
+
+
+def _game_started(rnd: Round, pairing: Pairing, live) -> datetime:
+    """A table's first game starts with its round; a later game when it was created."""
+    first = not pairing.series and not pairing.replaced and rnd.starts_at is not None
+    return rnd.starts_at if first else live.created
+
+
 def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: datetime) -> bool:
     """Bring a live table up to date at ``now``; True while it still plays.
 
@@ -287,10 +320,7 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
         return True
     if live.status == LiveMatch.Status.ACTIVE:
         absent = [s.seat for s in live.seats.all() if s.user_id is not None and s.connected_at is None]
-        # A table's first game starts with its round; a later game when it was created.
-        first = not pairing.series and not pairing.replaced and rnd.starts_at is not None
-        started = rnd.starts_at if first else live.created
-        if absent and now >= started + timedelta(minutes=tournament.no_show_minutes):
+        if absent and now >= _game_started(rnd, pairing, live) + timedelta(minutes=tournament.no_show_minutes):
             live_forfeit(match_id=match.pk, seats=absent, reason=NO_SHOW)
         elif rnd.deadline is not None and now >= rnd.deadline:
             live_adjudicate(match_id=match.pk, reason=TIME_LIMIT)

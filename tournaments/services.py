@@ -519,23 +519,24 @@ def _advance_locked(tournament: Tournament, now: datetime) -> str:
 def _sync_round(tournament: Tournament, current: Round, now: datetime) -> int:
     """Record the results of the round's finished matches; replay drawn elimination
     matches with seats swapped; mark failed ones; in a live event, bring each table's live
-    games up to date (``live.sync_pairing``: no-shows, the round's limit, the next game of
+    games up to date (``live.sync_pairings``: no-shows, the round's limit, the next game of
     a series). Returns how many tables still wait."""
     waiting = 0
+    live_tables: list[Pairing] = []
     for pairing in current.pairings.select_related("match").filter(status__in=(Pairing.Status.PLAYING,
                                                                              Pairing.Status.FAILED)):
         match = pairing.match
         if match is None:
             waiting += 1
             continue
+        if match.kind == Match.Kind.LIVE:
+            live_tables.append(pairing)
+            continue
         if match.status == Match.Status.FAILED:
             if pairing.status != Pairing.Status.FAILED:
                 pairing.status = Pairing.Status.FAILED
                 pairing.save(update_fields=["status"])
             waiting += 1
-            continue
-        if match.kind == Match.Kind.LIVE:
-            waiting += live.sync_pairing(tournament, current, pairing, now)
             continue
         if match.status != Match.Status.DONE:
             waiting += 1
@@ -559,6 +560,8 @@ def _sync_round(tournament: Tournament, current: Round, now: datetime) -> int:
         pairing.result = result
         pairing.status = Pairing.Status.DONE
         pairing.save(update_fields=["result", "status"])
+    if live_tables:
+        waiting += live.sync_pairings(tournament, current, live_tables, now)
     return waiting
 
 
