@@ -518,6 +518,8 @@ const ORDINALS = ["", "1st", "2nd", "3rd", "4th", "5th", "6th"];
 
 function reasonWords(outcome, seat) {
   const detail = outcome.detail ?? {};
+  if ((outcome.forfeited ?? []).length) return "by forfeit";
+  if (outcome.reason === "adjudicated") return "at the round's time limit";
   if ((outcome.timed_out ?? []).includes(seat)) return "on time";
   if (outcome.reason === "concession") {
     const why = detail.reason ?? "";
@@ -533,7 +535,7 @@ function resultHeadline(payload) {
   const places = outcome.places ?? [];
   const n = places.length;
   const conceded = outcome.detail?.conceded ?? outcome.detail?.seat;
-  const loser = (outcome.timed_out ?? [])[0] ?? conceded;
+  const loser = (outcome.forfeited ?? [])[0] ?? (outcome.timed_out ?? [])[0] ?? conceded;
   if (mySeat !== null && places[mySeat] !== undefined) {
     const place = places[mySeat];
     const shared = places.filter((p) => p === place).length > 1;
@@ -542,6 +544,8 @@ function resultHeadline(payload) {
         text: `You finished ${shared ? "joint " : ""}${ORDINALS[place] ?? place} of ${n}`,
         why: `${reasonWords(outcome, mySeat)}` };
     }
+    // Both seats forfeited: they share the last place, and both lost.
+    if (shared && place > 1) return { tone: "lost", text: `You lost ${reasonWords(outcome, mySeat)}`, why: "" };
     if (shared) return { tone: "draw", text: "Draw", why: reasonWords(outcome, mySeat) };
     if (place === 1) {
       const why = loser !== undefined && loser !== mySeat ? reasonWords(outcome, loser) : reasonWords(outcome, mySeat);
@@ -551,8 +555,56 @@ function resultHeadline(payload) {
   }
   const winner = places.indexOf(1);
   const shared = places.filter((p) => p === 1).length > 1;
-  const why = loser !== undefined ? reasonWords(outcome, loser) : `by ${outcome.reason}`;
+  const why = loser !== undefined || outcome.reason === "adjudicated" ? reasonWords(outcome, loser)
+    : `by ${outcome.reason}`;
+  if (winner < 0) return { tone: "placed", text: "Nobody won", why };
   return shared ? { tone: "draw", text: "Draw", why } : { tone: "won", text: `${seatName(winner)} won ${why}`, why: "" };
+}
+
+// ------------------------------------------------------------------ next game of a series
+
+// Once the next game of the series exists, the result offers it; a seated player is taken
+// there after NEXT_SECONDS (the countdown is shown, and can be stopped), a spectator only
+// gets the link.
+const NEXT_SECONDS = 5;
+let nextGame = null; // { url, deadline, timer, stopped }
+
+function countdownText() {
+  const left = Math.max(0, Math.ceil((nextGame.deadline - Date.now()) / 1000));
+  return `Your next game opens in ${left} s`;
+}
+
+function tickNextGame() {
+  if (!nextGame || nextGame.stopped) return;
+  const node = $("[data-next-countdown]");
+  if (node && node.textContent !== countdownText()) node.textContent = countdownText();
+  if (Date.now() >= nextGame.deadline) {
+    clearInterval(nextGame.timer);
+    location.href = nextGame.url;
+  }
+}
+
+function nextGamePanel(url) {
+  const seated = mySeat !== null;
+  if (seated && nextGame?.url !== url) {
+    if (nextGame) clearInterval(nextGame.timer);
+    nextGame = { url, deadline: Date.now() + NEXT_SECONDS * 1000, timer: setInterval(tickNextGame, 250), stopped: false };
+  }
+  const counting = seated && !nextGame.stopped;
+  const stay = counting ? el("button", { type: "button", class: "button button-ghost button-small", "data-next-stay": true },
+    "Stay here") : null;
+  stay?.addEventListener("click", () => {
+    nextGame.stopped = true;
+    clearInterval(nextGame.timer);
+    $("[data-next-countdown]")?.remove();
+    stay.remove();
+  });
+  return el("div", { class: "result-next result-links", "data-next": true },
+    el("a", { class: "button", href: url, "data-next-game": true }, "Next game →"),
+    // A timer, not a live region: the count must not be read out every second.
+    counting ? el("p", { class: "result-rating", role: "timer", "aria-live": "off", "data-next-countdown": true },
+      countdownText()) : null,
+    stay);
 }
 
 async function rematch(button, info) {
@@ -581,7 +633,10 @@ function drawResult(payload) {
   const head = resultHeadline(payload);
   const places = payload.outcome.places ?? [];
   const rating = payload.result?.rating;
-  const info = payload.result?.rematch;
+  // A series that goes on offers its next game instead of a rematch.
+  const nextUrl = payload.next_url ?? payload.result?.next_url ?? null;
+  const info = nextUrl ? null : payload.result?.rematch;
+  const ending = payload.result?.ending;
   const links = [];
   if (info) {
     const button = el("button", { type: "button", class: "button", "data-rematch": true },
@@ -598,6 +653,8 @@ function drawResult(payload) {
     : null;
   panel.replaceChildren(...[
     el("h2", { class: `result-head result-${head.tone}`, "data-final": true }, head.text, head.why ? ` ${head.why}` : ""),
+    ending ? el("p", { class: "result-rating", "data-ending": true }, ending) : null,
+    nextUrl ? nextGamePanel(nextUrl) : null,
     rating ? el("p", { class: "result-rating", "data-rating-change": true }, "Rating ",
       el("strong", {}, `${rating.change >= 0 ? "+" : ""}${rating.change}`), ` (${rating.before} → ${rating.after})`) : null,
     standings,
@@ -695,14 +752,15 @@ function connect() {
     // Views can arrive out of order: my own move's view is sent by this web process while
     // a bot's next move may be sent sooner by a worker. A late (older) view is dropped;
     // a view that skips one asks the server for the whole view, whose events rebuild the log.
-    if (current && !payload.opening && payload.index <= current.index) return;
-    if (current && payload.opening && payload.index === current.index && current.status === "done") {
-      // The same final position asked again: only the result may have changed (the rating).
+    if (current && payload.index === current.index && current.status === "done" && payload.status === "done") {
+      // The same final position again (asked for, or sent when the next game of the series
+      // was linked): only the result may have changed (the rating, the next game).
       current.result = payload.result;
-      payload.ratingAsked = true;
+      current.next_url = payload.next_url;
       drawResult(current);
       return;
     }
+    if (current && !payload.opening && payload.index <= current.index) return;
     const gap = current && !payload.opening && payload.index > current.index + 1;
     // The whole view again: a plan being made is kept. After a reconnect, a pick that was
     // on its way may have been lost: the plan goes on from the Location the server asks for.
