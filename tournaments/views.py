@@ -1,6 +1,12 @@
 """Pages of the tournaments app: the list, the organiser's form, an event page with its
 live section and the parts that change with its state, one page per round, and the POST
-actions (enter, drop, start, pause, resume, cancel, re-run)."""
+actions (enter, check in, drop, start, pause, resume, cancel, re-run).
+
+Live events (people, or people and bots) add to the event page: who plays (a badge by the
+title and in the enter box), the entrant's own "Your match" panel with check-in, each
+table's live game (players on their board, both clocks, a link to watch) and the results
+decided by the event's rules rather than by play (a no-show's forfeit, the round's time
+limit, a seed)."""
 
 from __future__ import annotations
 
@@ -18,14 +24,17 @@ from tournaments import formats, plan
 from tournaments.api import list_filters
 from tournaments.errors import Conflict
 from tournaments.forms import CancelForm, EnterForm, TournamentForm
-from tournaments.models import Tournament
+from tournaments.live import check_in_window, tournament_check_in
+from tournaments.models import Entry, Pairing, Tournament
 from tournaments.permissions import can_manage_tournament, can_see_decklists, can_view_tournament
 from tournaments.selectors import (
     FINISHED,
     RUNNING,
     bracket_view,
     entry_list,
+    entry_names,
     failed_pairings,
+    my_match,
     pairing_rows,
     round_list,
     standings_rows,
@@ -85,9 +94,13 @@ def index(request: HttpRequest) -> HttpResponse:
     })
 
 
+#: Where the form shows a service's message about a setting it asks under another name.
+FORM_FIELD_OF = {"params": "params_text", "clock_initial": "clock_minutes"}
+
+
 def _form_errors(form, exc: ValidationError) -> None:
     for field, field_messages in exc.message_dict.items():
-        target = field if field in form.fields else ("params_text" if field == "params" else None)
+        target = field if field in form.fields else FORM_FIELD_OF.get(field)
         for message in field_messages:
             form.add_error(target, message)
 
@@ -125,7 +138,7 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except ValidationError as exc:
             _form_errors(form, exc)
         except Conflict as exc:
-            messages.error(request, str(exc.detail))
+            messages.error(request, exc.message)
             return redirect(tournament.get_absolute_url())
         else:
             messages.success(request, "Settings saved.")
@@ -133,14 +146,97 @@ def edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})
 
 
+def entrants_badge(tournament: Tournament) -> str:
+    """Who plays the event, as its badge says it ("" for an event of bot pilots)."""
+    if tournament.entrants == Tournament.Entrants.PEOPLE:
+        return "Live event: people play"
+    if tournament.entrants == Tournament.Entrants.MIXED:
+        bots = f"bots up to {tournament.bot_cap}" if tournament.bot_cap else "any bot"
+        return f"Mixed: people and bots ({bots})"
+    return ""
+
+
+def clock_words(seconds: int) -> str:
+    """An event's clock as its settings say it: "5 min", "1 min 30 s", "45 s"."""
+    minutes, rest = divmod(max(0, seconds), 60)
+    parts = ([f"{minutes} min"] if minutes else []) + ([f"{rest} s"] if rest or not minutes else [])
+    return " ".join(parts)
+
+
+def clock_text(ms: int) -> str:
+    """A clock's time left as a player reads it: 4:05, or 1:02:03 past an hour."""
+    seconds = max(0, ms) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def result_marks(result: dict | None, entries: list[dict]) -> list[str]:
+    """What decided a table besides play, in words: a no-show's forfeit, the round's time
+    limit, the better seed going through."""
+    result = result or {}
+    names = {e.get("id"): e.get("player", f"entry {e.get('id')}") for e in entries}
+    marks = []
+    forfeit = [names.get(e, f"entry {e}") for e in result.get("forfeit") or ()]
+    if forfeit:
+        marks.append(f"forfeit (no-show): {', '.join(forfeit)}")
+    if result.get("adjudicated"):
+        marks.append("decided at the time limit")
+    if result.get("decided_by") == "seed":
+        places = result.get("places") or []
+        winners = [names.get(e["id"]) for e, place in zip(entries, places, strict=False) if place == 1]
+        marks.append(f"{', '.join(w for w in winners if w) or 'the better seed'} went through on seed")
+    return marks
+
+
+def table_rows(rows: list[dict], tournament: Tournament) -> list[dict]:
+    """The selector's pairing rows with what the tables show of each seat (its player, on
+    the board or not, their clock) and the marks of the result."""
+    for row in rows:
+        live = row.get("live")
+        clocks = (live or {}).get("clocks") or []
+        forfeit = set((row.get("result") or {}).get("forfeit") or ())
+        row["seats"] = [{"entry": entry, "clock": clock, "forfeit": entry.get("id") in forfeit,
+                         "clock_text": clock_text(clock["remaining_ms"]) if clock else ""}
+                        for entry, clock in zip(row["entries"], clocks + [None] * len(row["entries"]), strict=False)]
+        row["marks"] = result_marks(row.get("result"), row["entries"])
+        row["game_of"] = (f"game {live['game']} of {tournament.best_of}"
+                          if live and tournament.best_of > 1 and live.get("game") else "")
+    return rows
+
+
+def decided_by_rules(tournament: Tournament) -> list[dict]:
+    """Every table of the event decided by a forfeit, the time limit or a seed: round,
+    table, players and the marks, in round and table order (the note under the standings)."""
+    if not tournament.is_live or not tournament.has_started:
+        return []
+    names = entry_names(tournament)
+    out = []
+    for pairing in (Pairing.objects.filter(round__tournament=tournament, status=Pairing.Status.DONE)
+                    .select_related("round").order_by("round__number", "table")):
+        result = pairing.result or {}
+        if not (result.get("forfeit") or result.get("adjudicated") or result.get("decided_by")):
+            continue
+        entries = [names.get(e, {"id": e}) for e in pairing.entries]
+        out.append({"round": pairing.round.number, "table": pairing.table,
+                    "players": " vs ".join(e.get("player", "?") for e in entries),
+                    "marks": result_marks(result, entries)})
+    return out
+
+
 def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
-    current = pairing_rows(tournament=tournament)
+    current = table_rows(pairing_rows(tournament=tournament), tournament)
     rounds = round_list(tournament=tournament)
+    mine = my_match(tournament=tournament, user=request.user) if tournament.is_live else None
+    if mine is not None:
+        # The panel goes on from the sentence to the board's link ("…your game is on — Open your board").
+        mine["lead"] = mine["text"].rstrip(".") if mine["status"] == "playing" and mine["board_url"] else mine["text"]
     return {
         "tournament": tournament,
         "event_format": plan.format_of(tournament),
         "progress": tournament_progress(tournament=tournament),
         "pairings": current,
+        "current_round": tournament.round_set.filter(number=tournament.current_round).first(),
         "rounds": rounds,
         "standings": standings_rows(tournament=tournament),
         "bracket": bracket_view(tournament=tournament),
@@ -148,6 +244,10 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
         "can_manage": can_manage_tournament(request.user, tournament),
         "failed": failed_pairings(tournament=tournament) if can_manage_tournament(request.user, tournament) else [],
         "score_label": tournament.engine_game.standings_score_label,
+        "my_match": mine,
+        "entrants_badge": entrants_badge(tournament),
+        "decided": decided_by_rules(tournament),
+        "now": timezone.now(),
     }
 
 
@@ -158,8 +258,11 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict:
     mine = next((e for e in entries if request.user.is_authenticated and e.player_id == request.user.pk), None)
     enter_form = None
     if request.user.is_authenticated and mine is None and not tournament.is_over:
-        enter_form = EnterForm(user=request.user, game=tournament.game)
+        enter_form = EnterForm(user=request.user, game=tournament.game, entrants=tournament.entrants)
     event_format = plan.format_of(tournament)
+    window = check_in_window(tournament)
+    show_check_in = window is not None and tournament.state in (Tournament.State.DRAFT, Tournament.State.OPEN)
+    people = [e for e in entries if e.plays == Entry.Plays.PERSON and not e.dropped]
     return {
         "tournament": tournament,
         "event_format": event_format,
@@ -170,6 +273,12 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict:
         "cancel_form": CancelForm(),
         "can_manage": can_manage_tournament(request.user, tournament),
         "show_decklists": can_see_decklists(request.user, tournament),
+        "entrants_badge": entrants_badge(tournament),
+        "clock_label": clock_words(tournament.clock_initial),
+        "check_in_window": window,
+        "show_check_in": show_check_in,
+        "checked_in_count": sum(1 for e in people if e.checked_in),
+        "people_count": len(people),
     }
 
 
@@ -207,10 +316,11 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     rnd = tournament.round_set.filter(number=number).first()
     if rnd is None:
         raise Http404(f"Tournament {tournament.pk} has no round {number}.")
-    pairings = pairing_rows(tournament=tournament, number=number)
+    pairings = table_rows(pairing_rows(tournament=tournament, number=number), tournament)
     done = sum(1 for p in pairings if p["status"] == "done")
     return render(request, "tournaments/round.html", {
         "tournament": tournament,
+        "entrants_badge": entrants_badge(tournament),
         "round": rnd,
         "rounds": round_list(tournament=tournament),
         "pairings": pairings,
@@ -223,17 +333,24 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
 @login_required
 @require_POST
 def action(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """One POSTed action: enter, drop, publish, start, pause, resume, cancel, rerun."""
+    """One POSTed action: enter, check_in, drop, publish, start, pause, resume, cancel, rerun."""
     tournament = _visible(request, tournament_id)
     name = request.POST.get("action", "")
     user = request.user
     try:
         if name == "enter":
-            form = EnterForm(request.POST, user=user, game=tournament.game)
+            form = EnterForm(request.POST, user=user, game=tournament.game, entrants=tournament.entrants)
             if not form.is_valid():
                 raise ValidationError({"deck": [m for ms in form.errors.values() for m in ms]})
-            entry = tournament_enter(tournament_id=tournament.pk, player=user, deck_id=form.cleaned_data["deck"].pk)
-            messages.success(request, "You are on the waitlist." if entry.waitlisted else "You are entered.")
+            entry = tournament_enter(tournament_id=tournament.pk, player=user, deck_id=form.cleaned_data["deck"].pk,
+                                     plays=form.cleaned_data.get("plays") or None)
+            said = "You are on the waitlist." if entry.waitlisted else "You are entered."
+            if entry.plays == Entry.Plays.BOT and tournament.is_live:
+                said += f" Your deck's bot pilot ({entry.deck_version.pilot}) plays your games."
+            messages.success(request, said)
+        elif name == "check_in":
+            tournament_check_in(tournament_id=tournament.pk, player=user)
+            messages.success(request, "You are checked in: your games start with round 1.")
         elif name == "drop":
             raw = request.POST.get("entry", "")
             entry = tournament.entries.filter(pk=int(raw)).first() if raw.isdigit() else None
@@ -274,7 +391,7 @@ def action(request: HttpRequest, tournament_id: int) -> HttpResponse:
             for message in field_messages:
                 messages.error(request, message)
     except Conflict as exc:
-        messages.error(request, str(exc.detail))
+        messages.error(request, exc.message)
     except PermissionDenied as exc:
         messages.error(request, str(exc) or "You may not do this.")
     return redirect(tournament.get_absolute_url())

@@ -10,6 +10,13 @@
 // organiser's tools, entries with Enter and Drop) are re-fetched too (tournaments:parts)
 // and swapped in, so that a finished event no longer offers what only an open or running
 // one can do.
+//
+// A live event (data-live-event="1": people play) re-reads its live section on every
+// update, not only when the progress line changes: a player's own match, presence on the
+// boards and the clocks change without it. While it runs the section is also re-read every
+// 15 s (the clocks tick in between, see clocks.js), and at the moment a [data-refresh-at]
+// names (check-in opening). While it is open for entries an update also re-reads the
+// entries (who checked in), unless the visitor is using a form there.
 
 const root = document.querySelector("[data-tournament-page]");
 const POLL_MS = 3000;
@@ -25,6 +32,9 @@ if (root) {
   let pollTimer = null;
   let state = root.dataset.state;
   const renderedState = state;
+  const liveEvent = root.dataset.liveEvent === "1";
+  const RESYNC_MS = 15000;
+  let refreshAtTimer = null;
 
   // One fetch at a time per target; a request made while one is on its way runs once more
   // after it, so that the last update (the event finishing) is never dropped and an older
@@ -55,8 +65,26 @@ if (root) {
 
   const refresh = serialized(async () => {
     const response = await fetch(root.dataset.liveUrl, { headers: { Accept: "text/html" } });
-    if (response.ok) section.innerHTML = await response.text();
+    if (response.ok) {
+      section.innerHTML = await response.text();
+      scheduleRefreshAt();
+    }
   });
+
+  // Something in the section changes at a known time (check-in opens): re-read it then.
+  function scheduleRefreshAt() {
+    if (refreshAtTimer) clearTimeout(refreshAtTimer);
+    refreshAtTimer = null;
+    const at = Date.parse(section.querySelector("[data-refresh-at]")?.dataset.refreshAt ?? "");
+    const wait = at - Date.now();
+    if (Number.isFinite(wait) && wait < 86_400_000) {
+      refreshAtTimer = setTimeout(() => refresh(), Math.max(0, wait) + 500);
+    }
+  }
+
+  function usingAPartsForm() {
+    return Boolean(document.activeElement?.closest("[data-state-part] form"));
+  }
 
   const refreshParts = serialized(async () => {
     const response = await fetch(root.dataset.partsUrl, { headers: { Accept: "text/html" } });
@@ -83,15 +111,20 @@ if (root) {
     refreshParts();
   }
 
-  function apply(update) {
+  function apply(update, pushed = false) {
     const key = `${update.state}|${update.round}|${update.progress?.text}`;
-    if (update.state && update.state !== state) showState(update.state);
+    const first = lastKey === null;
+    const stateChanged = Boolean(update.state && update.state !== state);
+    if (stateChanged) showState(update.state);
     if (key !== lastKey) {
       const shown = section.querySelector("[data-progress-line]")?.textContent.trim();
       const stale = lastKey !== null || shown !== update.progress?.text || update.state !== renderedState;
       lastKey = key;
       if (stale) refresh();
+    } else if (liveEvent && pushed && !first) {
+      refresh();
     }
+    if (liveEvent && pushed && !first && !stateChanged && state === "open" && !usingAPartsForm()) refreshParts();
     if (OVER.has(update.state) && pollTimer) {
       clearInterval(pollTimer);
       pollTimer = null;
@@ -127,7 +160,7 @@ if (root) {
     }
     socket.addEventListener("message", (event) => {
       const data = JSON.parse(event.data);
-      if (data.type === "tournament.update") apply(data);
+      if (data.type === "tournament.update") apply(data, true);
     });
     socket.addEventListener("open", () => {
       if (liveState) liveState.textContent = "Live updates";
@@ -138,4 +171,10 @@ if (root) {
 
   if (root.dataset.live === "1") connect();
   else startPolling();
+  scheduleRefreshAt();
+  if (liveEvent) {
+    setInterval(() => {
+      if (state === "running" && !document.hidden) refresh();
+    }, RESYNC_MS);
+  }
 }
