@@ -592,12 +592,10 @@ def live_link_next(*, match_id: int, next_match_id: int) -> None:
     Idempotent: linking the same game again changes nothing and sends nothing. Linking a
     finished match sends every socket of it its final view again after commit, now with
     the link; an active match carries it in its final views when it ends. Locks the live
-    match row. Raises :class:`LiveError` for a live match or a next match that does not
-    exist or one already linked to another game, ``ValidationError`` (``next_match_id``)
+    match row. Raises :class:`LiveError` for a live match or a next live match that does
+    not exist or one already linked to another game, ``ValidationError`` (``next_match_id``)
     for an id that is not one or names the match itself.
     """
-    from matches.models import Match
-
     with transaction.atomic():
         live = LiveMatch.objects.select_for_update().select_related("match").filter(match_id=match_id).first()
         if live is None:
@@ -606,8 +604,9 @@ def live_link_next(*, match_id: int, next_match_id: int) -> None:
             raise ValidationError({"next_match_id": [f"the next game is a match id, not {next_match_id!r}"]})
         if next_match_id == match_id:
             raise ValidationError({"next_match_id": [f"match {match_id} cannot be its own next game"]})
-        if not Match.objects.filter(pk=next_match_id).exists():
-            raise LiveError("not_found", f"there is no match {next_match_id} to play next", status=404)
+        # The board sends the players to /live/<id>/: the next game must be a live match.
+        if not LiveMatch.objects.filter(match_id=next_match_id).exists():
+            raise LiveError("not_found", f"there is no live match {next_match_id} to play next", status=404)
         if live.next_match_id == next_match_id:
             return
         if live.next_match_id is not None:
