@@ -166,9 +166,10 @@ let stopped = false; // for good: the server says this visitor is not signed in
 let sleeping = false; // the page has been hidden for long
 
 function announce(match) {
+  // Announced now: its own title and url, over any remembered from an earlier announcement.
+  remember({ id: Number(match.id), title: match.title, url: match.url });
   const fresh = fromServer(match);
   if (onItsBoard(fresh)) return;
-  remember({ id: fresh.id, title: match.title, url: match.url });
   setDismissed(dismissedIds().filter((id) => id !== fresh.id));
   matches = [fresh, ...matches.filter((known) => known.id !== fresh.id)];
   render(new Set([fresh.id]));
