@@ -257,6 +257,122 @@ def create_event(*, players: int, rounds: int, run: str) -> tuple[int, list[dict
     return event.pk, out, settings
 
 
+class Timings:
+    """Time spent in named functions of this process (count, seconds), by wrapping them in
+    place for the duration of one call: how round 1's transaction and its after-commit
+    work divide their time. Nested calls are counted in both (a view built while a match is
+    created is in both ``live_create`` and ``view_payload``)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, list] = {}
+        self.undo: list[tuple[object, str, object]] = []
+
+    def wrap(self, owner: object, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        spent = self.spent.setdefault(label, [0, 0.0])
+
+        def timed(*args, **kwargs):
+            begin = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[0] += 1
+                spent[1] += time.perf_counter() - begin
+
+        setattr(owner, name, timed)
+        self.undo.append((owner, name, original))
+
+    def restore(self) -> dict:
+        for owner, name, original in reversed(self.undo):
+            setattr(owner, name, original)
+        return {label: {"calls": n, "seconds": round(t, 3), "ms_per_call": round(1000 * t / n, 2) if n else None}
+                for label, (n, t) in self.spent.items()}
+
+
+def start_timed(event_id: int) -> dict:
+    """Start the event (round 1 is paired in this process), timing its parts."""
+    from django.db import connections
+
+    from live import notify, selectors, services
+    from tournaments.models import Round, Tournament
+    from tournaments.services import tournament_start
+    from web import effects
+
+    timings = Timings()
+    timings.wrap(services, "live_create", "live_create (per match, in the transaction)")
+    timings.wrap(selectors, "view_payload", "view_payload (seat and public views)")
+    timings.wrap(type(connections["default"]), "commit", "commit")
+    timings.wrap(notify, "_notices", "notices read after commit (per match)")
+    timings.wrap(effects, "group_send", "channel-layer group_send (after commit)")
+    timings.wrap(effects, "send_task", "Celery send_task (after commit)")
+    began = time.time()
+    try:
+        tournament_start(tournament_id=event_id, by=Tournament.objects.get(pk=event_id).organiser)
+    finally:
+        parts = timings.restore()
+    returned = time.time()
+    start = Round.objects.get(tournament_id=event_id, number=1).starts_at.timestamp()
+    return {"called_to_round_start_s": round(start - began, 3), "round_start_to_return_s": round(returned - start, 3),
+            "parts": parts}
+
+
+async def probe_board_opens(server: str, match_id: int, cookies: list[str], times: int) -> dict:
+    """One at a time, on a quiet server: open the board socket of ``match_id`` and wait for
+    the first view; and the notify socket and its first frame."""
+    from websockets.asyncio.client import connect
+
+    boards, notices = [], []
+    for n in range(times):
+        options = {"origin": f"http://{server}", "additional_headers": {"Cookie": cookies[n % len(cookies)]},
+                   "max_size": 2**22}
+        begin = time.perf_counter()
+        async with connect(f"ws://{server}/ws/live/{match_id}/", **options) as socket:
+            await socket.recv()
+        boards.append(time.perf_counter() - begin)
+        begin = time.perf_counter()
+        async with connect(f"ws://{server}/ws/notify/", **options) as socket:
+            await socket.recv()
+        notices.append(time.perf_counter() - begin)
+    return {"board_open_s": percentiles(boards), "notify_open_s": percentiles(notices)}
+
+
+def probe(server: str, run: str, times: int = 30) -> dict:
+    """The cost of one board open with nothing else going on: over the sockets, and the
+    opening view built in this process from the stored log (no cached state)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from decks.services import deck_register
+    from engine import games
+    from live import engine_state, selectors
+    from live.services import SeatSpec, live_adjudicate, live_create
+
+    game = games["tempofront"]
+    name, decklist = next(iter(game.starter_decks().items()))
+    seats, cookies = [], []
+    for n in range(2):
+        user = get_user_model().objects.create_user(f"lt{run}-probe{n}")
+        deck = deck_register(owner=user, game="tempofront", name=name, decklist=decklist.to_text(game.commander_label),
+                             pilot="random")
+        seats.append(SeatSpec(deck_version=deck.latest_version, user=user))
+        client = Client()
+        client.force_login(user)
+        cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    live = live_create(seats=seats, initial_ms=600_000, increment_ms=0)
+    try:
+        result = asyncio.run(probe_board_opens(server, live.match_id, cookies, times))
+        builds = []
+        for n in range(times):
+            engine_state.forget(live.match_id)
+            begin = time.perf_counter()
+            selectors.opening_payload(match_id=live.match_id, seat=n % 2)
+            builds.append(time.perf_counter() - begin)
+        result["opening_view_built_in_process_s"] = percentiles(builds)
+    finally:
+        live_adjudicate(match_id=live.match_id, reason="benchmark probe over")
+    return result
+
+
 def percentiles(values: list[float]) -> dict | None:
     if not values:
         return None
@@ -383,6 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         return client_main(args.client)
 
     started = time.monotonic()
+    load_before = round(os.getloadavg()[0], 2)
     var_dir = Path(tempfile.mkdtemp(prefix="live-tournament-var-"))
     port = free_port()
     env = stack_env(var_dir, port)
@@ -402,7 +519,6 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     from tournaments.models import Tournament
-    from tournaments.services import tournament_start
 
     run = f"{int(time.time()) % 10**7}"
     clients: list[subprocess.Popen] = []
@@ -427,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise RuntimeError(f"a client process did not get ready: {line!r}")
             print(f"  {args.players} notify sockets open; starting the event", file=sys.stderr, flush=True)
             event_started = time.monotonic()
-            tournament_start(tournament_id=event_id, by=Tournament.objects.get(pk=event_id).organiser)
+            round_one = start_timed(event_id)
             limit = settings["round_limit_minutes"] * 60
             wait_finished(event_id, args.rounds * (limit + 90) + 120, stack, args.log)
             event_seconds = time.monotonic() - event_started
@@ -439,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
                 reports += result["players"]
                 rtts += result["rtts"]
             clients = []
+            checked = check_event(event_id, reports)
+            quiet = probe(f"127.0.0.1:{port}", run)
         finally:
             for client in clients:
                 client.kill()
@@ -446,7 +564,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"players": args.players, "rounds_asked": args.rounds, "think_mean_s": args.think,
                "think_distribution": "exponential", "client_processes": args.clients,
                "stack": "PostgreSQL + Redis, DEBUG off" if args.services else "embedded defaults",
-               "settings": settings, "event": event_id, **check_event(event_id, reports),
+               "settings": settings, "event": event_id, **checked,
+               "round_1_in_this_process": round_one, "one_board_open_on_a_quiet_server": quiet,
                "action_round_trip_s": percentiles(rtts),
                "actions": sum(b["actions"] for p in reports for b in p["boards"].values()),
                "stalls": sum(b["stalls"] for p in reports for b in p["boards"].values()),
@@ -456,7 +575,8 @@ def main(argv: list[str] | None = None) -> int:
                                               for b in p["boards"].values() for e in b["errors"]).most_common(8)),
                "notify_reconnects": sum(max(0, p["notify_connects"] - 1) for p in reports),
                "setup_s": round(setup_seconds, 1), "event_s": round(event_seconds, 1),
-               "wall_s": round(time.monotonic() - started, 1)}
+               "wall_s": round(time.monotonic() - started, 1),
+               "load_average_1min": {"before": load_before, "after": round(os.getloadavg()[0], 2)}}
     if args.raw:
         args.raw.write_text(json.dumps(reports))
     print(json.dumps(summary, indent=2))
