@@ -373,6 +373,75 @@ def probe(server: str, run: str, times: int = 30) -> dict:
     return result
 
 
+class CpuSampler:
+    """CPU seconds used so far by each part of the machine's work, sampled every quarter
+    second from /proc (Linux): the stack's processes by their Procfile line, this
+    process (which pairs round 1), the client processes, and PostgreSQL and Redis (all of
+    their processes: other work on the machine counts there too)."""
+
+    def __init__(self, stack_pid: int, clients: list[int]) -> None:
+        import threading
+
+        self.stack_pid, self.clients = stack_pid, clients
+        self.samples: list[tuple[float, dict[str, float]]] = []
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def part(self, pid: int, args: str, parents: dict[int, int]) -> str | None:
+        if pid == os.getpid():
+            return "pairing process (round 1)"
+        if pid in self.clients:
+            return "scripted players (clients)"
+        if args.startswith("postgres"):
+            return "postgresql"
+        if "redis-server" in args:
+            return "redis"
+        ancestor = pid
+        while ancestor in parents and ancestor not in (self.stack_pid, 1):
+            ancestor = parents[ancestor]
+        if ancestor != self.stack_pid or "web.keepalive" in args:
+            return None
+        if "uvicorn" in args:
+            return "web (uvicorn)"
+        for marker, name in (("--queues live", "live worker"), ("--queues periodic", "periodic worker"),
+                             (" beat", "beat"), ("worker --pool solo", "worker (pairs later rounds)")):
+            if marker in args:
+                return name
+        return None
+
+    def sample(self) -> dict[str, float]:
+        rows, parents = [], {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                args = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            rows.append((int(entry), args, (int(fields[11]) + int(fields[12])) / self.tick))
+        out: dict[str, float] = {}
+        for pid, args, seconds in rows:
+            name = self.part(pid, args, parents)
+            if name:
+                out[name] = out.get(name, 0.0) + seconds
+        return out
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.25):
+            self.samples.append((time.time(), self.sample()))
+
+    def between(self, begin: float, end: float) -> dict[str, float]:
+        """CPU seconds each part used from ``begin`` to ``end`` (wall-clock times)."""
+        before = next((s for t, s in reversed(self.samples) if t <= begin), self.samples[0][1] if self.samples else {})
+        after = next((s for t, s in self.samples if t >= end), self.samples[-1][1] if self.samples else {})
+        used = {name: round(after.get(name, 0.0) - before.get(name, 0.0), 2) for name in after}
+        return dict(sorted(((k, v) for k, v in used.items() if v > 0), key=lambda kv: -kv[1]))
+
+
 def percentiles(values: list[float]) -> dict | None:
     if not values:
         return None
@@ -385,7 +454,7 @@ def percentiles(values: list[float]) -> dict | None:
             "mean": round(statistics.mean(ordered), 3)}
 
 
-def check_event(event_id: int, reports: list[dict]) -> dict:
+def check_event(event_id: int, reports: list[dict], cpu: CpuSampler | None = None) -> dict:
     """Every table's games against the live matches that exist, and each player's boards."""
     from live.models import LiveMatch
     from matches.models import Match
@@ -445,6 +514,8 @@ def check_event(event_id: int, reports: list[dict]) -> dict:
                     notice_s.append(record["notified"] - first.created.timestamp())
                     board_s.append(record["first_view"] - record["notified"])
         latencies_all += lat
+        views = [b["first_view"] for p in reports for m, b in p["boards"].items()
+                 if int(m) in {pr.match_id for pr in rnd.pairings.all()} and b.get("first_view")]
         rounds_out.append({
             "round": rnd.number, "tables": sum(1 for p in rnd.pairings.all() if len(p.entries) >= 2),
             "boards": len(lat), "board_open_s": percentiles(lat),
@@ -453,6 +524,8 @@ def check_event(event_id: int, reports: list[dict]) -> dict:
                         "notice_to_first_view": percentiles(board_s)},
             "last_match_created_after_start_s": round(max(created) - start, 3) if created else None,
             "opened_from_list_not_notice": via_list,
+            "cpu_s_from_start_to_last_board": cpu.between(start, max(views)) if cpu and views else None,
+            "window_s": round(max(views) - start, 2) if views else None,
         })
     doubled = sorted(m for m in mine if m not in referenced) + sorted(m for m, n in referenced.items() if n > 1)
     return {"state": event.state, "rounds": rounds_out, "board_open_s": percentiles(latencies_all),
@@ -537,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "seed": args.seed + n, "players": specs[n::args.clients]}))
                 clients.append(subprocess.Popen([PYTHON, __file__, "--client", str(spec_path)], cwd=ROOT, env=env,
                                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+            cpu = CpuSampler(stack.pid, [c.pid for c in clients])
+            cpu.thread.start()
             for client in clients:
                 line = client.stdout.readline()
                 if not line.startswith("ready"):
@@ -555,7 +630,8 @@ def main(argv: list[str] | None = None) -> int:
                 reports += result["players"]
                 rtts += result["rtts"]
             clients = []
-            checked = check_event(event_id, reports)
+            cpu.stopped.set()
+            checked = check_event(event_id, reports, cpu)
             quiet = probe(f"127.0.0.1:{port}", run)
         finally:
             for client in clients:

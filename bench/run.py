@@ -10,13 +10,16 @@
    its move while the match worker is busy).
 4. With ``--strength`` only (hours on two cores): the bots' strength pairings and decision
    speed (``engine.bots.bench``).
+5. With ``--live-tournament`` only (about 8 minutes; needs ``DATABASE_URL`` and ``REDIS_URL``):
+   a 256-person live Swiss of scripted players (bench/live_tournament.py), how long after
+   each round starts every player has their board.
 
 Each run rewrites only the sections it measured, each with the machine and the date; the
 other sections of RESULTS.md (measured by hand with the commands they name) stay as they
 are. ``make bench`` stays well under 15 minutes; ``make bench BENCH_ARGS=--strength`` is
-the long run.
+the long run, ``make bench BENCH_ARGS=--live-tournament`` adds the live Swiss.
 
-Usage: ``python bench/run.py [--games N] [--strength [--bot-games N]]``.
+Usage: ``python bench/run.py [--games N] [--strength [--bot-games N]] [--live-tournament]``.
 """
 
 from __future__ import annotations
@@ -151,6 +154,62 @@ def live_latency_section(machine: dict) -> str:
     return "\n".join(head) + "\n"
 
 
+LIVE_TOURNAMENT = "Live Swiss of people (256 players)"
+
+
+def live_tournament_section(machine: dict, players: int = 256, rounds: int = 2) -> str:
+    """A people-only live Swiss of scripted players on PostgreSQL and Redis
+    (bench/live_tournament.py): board-open latency per round, matches lost or doubled."""
+    args = [sys.executable, "bench/live_tournament.py", "--services", "--players", str(players),
+            "--rounds", str(rounds)]
+    shown = "DATABASE_URL=... REDIS_URL=... python " + shlex.join(args[1:])
+    head = [f"## {LIVE_TOURNAMENT}", "",
+            "Goal: a 256-person live Swiss on this machine with scripted players (think time 5 s): round start "
+            "to every board open, p95 under 2 s; no match lost or doubled.", "",
+            "The stack as `make serve` starts it (the Procfile: one web process, match worker, live worker, "
+            "periodic worker, beat) on PostgreSQL and Redis with `DJANGO_DEBUG=0`; the players are scripted "
+            "clients in two processes on the same machine, each holding `/ws/notify/` open, opening its board "
+            "socket on `notify.match` and playing random legal actions after an exponentially distributed think "
+            "time (mean 5 s) until the round's time limit decides the game. Board open = first seat view on the "
+            "board socket minus `Round.starts_at` (one clock). " + machine_line(machine), ""]
+    missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
+    if missing:
+        return "\n".join(head + [f"Not measured: `{shown}` needs {' and '.join(missing)}."]) + "\n"
+    completed = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    try:
+        result = json.loads(completed.stdout[completed.stdout.index("{"):])
+    except ValueError:
+        error = (completed.stderr or completed.stdout).strip().splitlines()[-1:]
+        return "\n".join(head + [f"`{shown}` failed: {' '.join(error)}"]) + "\n"
+
+    def ms(figures: dict | None, key: str) -> str:
+        return "" if not figures else f"{figures[key] * 1000:,.0f} ms"
+
+    settings = result["settings"]
+    head += [f"Event settings: {settings['round_limit_minutes']}-minute rounds, no-show after "
+             f"{settings['no_show_minutes']} minute, clock {settings['clock_initial']} s + "
+             f"{settings['clock_increment']} s, no check-in. Load average {result['load_average_1min']['before']} "
+             f"before, {result['load_average_1min']['after']} after.", "",
+             "| Round | Boards | Board open p50 | p95 | max | start to match created (p95) "
+             "| created to notice (p95) | notice to first view (p95) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in result["rounds"] + [{"round": "all", "boards": (result["board_open_s"] or {}).get("n", 0),
+                                    "board_open_s": result["board_open_s"], "split_s": {}}]:
+        split = row["split_s"]
+        head.append(f"| {row['round']} | {row['boards']} | {ms(row['board_open_s'], 'p50')} "
+                    f"| {ms(row['board_open_s'], 'p95')} | {ms(row['board_open_s'], 'max')} "
+                    f"| {ms(split.get('start_to_match_created'), 'p95')} | {ms(split.get('created_to_notice'), 'p95')} "
+                    f"| {ms(split.get('notice_to_first_view'), 'p95')} |")
+    overall = result["board_open_s"] or {}
+    met = bool(overall) and overall["p95"] < 2 and result["lost"] == 0 and result["doubled"] == 0
+    head += ["", f"Players {result['players']}, rounds {len(result['rounds'])}, live matches {result['matches']}, "
+             f"lost {result['lost']}, doubled {result['doubled']}, unfinished {result['unfinished']}, boards missing "
+             f"{result['boards_missing']}; {result['actions']} actions (round trip p95 "
+             f"{ms(result['action_round_trip_s'], 'p95')}), {result['stalls']} stalls; wall time "
+             f"{result['wall_s']:.0f} s. Target **{'met' if met else 'not met'}**. Command: `{shown}`."]
+    return "\n".join(head) + "\n"
+
+
 def sections_of(text: str) -> list[tuple[str, str]]:
     """``text`` as (heading, body) pairs split at level-2 headings; the preamble's heading is ''."""
     parts: list[tuple[str, str]] = []
@@ -194,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=0,
                         help="worker processes per bot strength pairing (default 0: one per core)")
     parser.add_argument("--skip-live", action="store_true", help="leave out the live bot latency run")
+    parser.add_argument("--live-tournament", action="store_true",
+                        help="also run a 256-person live Swiss of scripted players (needs DATABASE_URL and REDIS_URL)")
     args = parser.parse_args(argv)
 
     machine = {
@@ -225,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_live:
         print("live bot latency: bench/live_bot_latency.py ...", flush=True)
         measured["Live bot latency (make bench)"] = live_latency_section(machine)
+    if args.live_tournament:
+        print("live Swiss of people: bench/live_tournament.py ...", flush=True)
+        measured[LIVE_TOURNAMENT] = live_tournament_section(machine)
     existing = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
     RESULTS.write_text(merge(existing, measured), encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")
