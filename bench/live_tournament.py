@@ -158,7 +158,9 @@ class Player:
             if frame["type"] == "view":
                 if record["first_view"] is None:
                     record["first_view"] = time.time()
-                if frame["index"] > after or (same_ok and frame["index"] >= after):
+                # A game decided at the round's limit ends without a move: its last view
+                # keeps the index of the one before.
+                if frame["index"] > after or (same_ok and frame["index"] >= after) or frame["status"] != "active":
                     return frame
             elif frame["type"] == "error":
                 record["errors"].append(frame.get("code"))
@@ -383,6 +385,7 @@ class CpuSampler:
         import threading
 
         self.stack_pid, self.clients = stack_pid, clients
+        self.args: dict[int, str] = {}
         self.samples: list[tuple[float, dict[str, float]]] = []
         self.tick = os.sysconf("SC_CLK_TCK")
         self.stopped = threading.Event()
@@ -397,13 +400,14 @@ class CpuSampler:
             return "postgresql"
         if "redis-server" in args:
             return "redis"
-        ancestor = pid
+        ancestor, line = pid, []
         while ancestor in parents and ancestor not in (self.stack_pid, 1):
+            line.append(ancestor)
             ancestor = parents[ancestor]
         if ancestor != self.stack_pid or "web.keepalive" in args:
             return None
-        if "uvicorn" in args:
-            return "web (uvicorn)"
+        if any("uvicorn" in self.args.get(p, "") and "web.keepalive" not in self.args.get(p, "") for p in line):
+            return "web (uvicorn)"  # with --workers, its worker processes too
         for marker, name in (("--queues live", "live worker"), ("--queues periodic", "periodic worker"),
                              (" beat", "beat"), ("worker --pool solo", "worker (pairs later rounds)")):
             if marker in args:
@@ -423,6 +427,7 @@ class CpuSampler:
             fields = stat.rsplit(")", 1)[1].split()
             parents[int(entry)] = int(fields[1])
             rows.append((int(entry), args, (int(fields[11]) + int(fields[12])) / self.tick))
+        self.args = {pid: args for pid, args, _ in rows}
         out: dict[str, float] = {}
         for pid, args, seconds in rows:
             name = self.part(pid, args, parents)
@@ -554,6 +559,19 @@ def wait_finished(event_id: int, timeout: float, stack: subprocess.Popen, log: P
         time.sleep(1.0)
 
 
+def start_stack_with(env: dict[str, str], log, var_dir: Path, web_workers: int) -> subprocess.Popen:
+    """The Procfile's stack with ``web_workers`` web processes (a copy of the Procfile whose
+    web line gets ``--workers``), to see what a second web process changes."""
+    lines = (ROOT / "Procfile").read_text().splitlines()
+    procfile = var_dir / "Procfile"
+    procfile.write_text("\n".join(f"{line} --workers {web_workers}" if line.startswith("web:") else line
+                                  for line in lines) + "\n")
+    serve = ["-c", "import sys, honcho.manager as m; from honcho.command import main; m.KILL_WAIT = 60.0; "
+             "sys.argv[0] = 'honcho'; main()", "start", "-f", str(procfile), "-d", str(ROOT)]
+    return subprocess.Popen([PYTHON, *serve], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=256)
@@ -564,6 +582,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--services", action="store_true",
                         help="use DATABASE_URL and REDIS_URL from the environment instead of the embedded defaults")
+    parser.add_argument("--web-workers", type=int, default=1,
+                        help="web processes (uvicorn --workers); 1 is the Procfile as it is")
     parser.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "live-tournament.log")
     parser.add_argument("--raw", type=Path, help="also write every player's boards (JSON) here")
     parser.add_argument("--client", help=argparse.SUPPRESS)
@@ -596,7 +616,8 @@ def main(argv: list[str] | None = None) -> int:
     run = f"{int(time.time()) % 10**7}"
     clients: list[subprocess.Popen] = []
     with open(args.log, "w") as log:
-        stack = start_stack(env, log)
+        stack = start_stack(env, log) if args.web_workers == 1 else start_stack_with(env, log, var_dir,
+                                                                                    args.web_workers)
         try:
             wait_healthy(stack, port, args.log)
             setup_started = time.monotonic()
@@ -637,7 +658,8 @@ def main(argv: list[str] | None = None) -> int:
             for client in clients:
                 client.kill()
             stop_stack(stack)
-    summary = {"players": args.players, "rounds_asked": args.rounds, "think_mean_s": args.think,
+    summary = {"players": args.players, "rounds_asked": args.rounds, "web_processes": args.web_workers,
+               "think_mean_s": args.think,
                "think_distribution": "exponential", "client_processes": args.clients,
                "stack": "PostgreSQL + Redis, DEBUG off" if args.services else "embedded defaults",
                "settings": settings, "event": event_id, **checked,

@@ -163,51 +163,82 @@ def live_tournament_section(machine: dict, players: int = 256, rounds: int = 2) 
     args = [sys.executable, "bench/live_tournament.py", "--services", "--players", str(players),
             "--rounds", str(rounds)]
     shown = "DATABASE_URL=... REDIS_URL=... python " + shlex.join(args[1:])
-    head = [f"## {LIVE_TOURNAMENT}", "",
-            "Goal: a 256-person live Swiss on this machine with scripted players (think time 5 s): round start "
-            "to every board open, p95 under 2 s; no match lost or doubled.", "",
-            "The stack as `make serve` starts it (the Procfile: one web process, match worker, live worker, "
-            "periodic worker, beat) on PostgreSQL and Redis with `DJANGO_DEBUG=0`; the players are scripted "
-            "clients in two processes on the same machine, each holding `/ws/notify/` open, opening its board "
-            "socket on `notify.match` and playing random legal actions after an exponentially distributed think "
-            "time (mean 5 s) until the round's time limit decides the game. Board open = first seat view on the "
-            "board socket minus `Round.starts_at` (one clock). " + machine_line(machine), ""]
     missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
     if missing:
-        return "\n".join(head + [f"Not measured: `{shown}` needs {' and '.join(missing)}."]) + "\n"
+        return live_tournament_markdown(None, machine, shown, f"needs {' and '.join(missing)}")
     completed = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
     try:
         result = json.loads(completed.stdout[completed.stdout.index("{"):])
     except ValueError:
         error = (completed.stderr or completed.stdout).strip().splitlines()[-1:]
-        return "\n".join(head + [f"`{shown}` failed: {' '.join(error)}"]) + "\n"
+        return live_tournament_markdown(None, machine, shown, f"failed: {' '.join(error)}")
+    return live_tournament_markdown(result, machine, shown)
+
+
+def live_tournament_markdown(result: dict | None, machine: dict, shown: str, problem: str = "") -> str:
+    """The section of a bench/live_tournament.py summary (``result``), or of why there is none."""
+    lines = [f"## {LIVE_TOURNAMENT}", "",
+             "Goal: a 256-person live Swiss on this machine with scripted players (think time 5 s): round start "
+             "to every board open, p95 under 2 s; no match lost or doubled.", "",
+             "The stack as `make serve` starts it (the Procfile: one web process, match worker, live worker, "
+             "periodic worker, beat) on PostgreSQL and Redis with `DJANGO_DEBUG=0`; the players are scripted "
+             "clients in two processes on the same machine, each holding `/ws/notify/` open, opening its board "
+             "socket on `notify.match` and playing random legal actions after an exponentially distributed think "
+             "time (mean 5 s) until the round's time limit decides the game. Board open = first seat view on the "
+             "board socket minus `Round.starts_at` (one clock). Round 1 is paired by the script's own process "
+             "(`tournament_start`, as the organiser's button), later rounds by the match worker "
+             "(`tournaments.advance` at the round's limit). " + machine_line(machine), ""]
+    if result is None:
+        return "\n".join(lines + [f"Not measured: `{shown}` {problem}."]) + "\n"
 
     def ms(figures: dict | None, key: str) -> str:
         return "" if not figures else f"{figures[key] * 1000:,.0f} ms"
 
     settings = result["settings"]
-    head += [f"Event settings: {settings['round_limit_minutes']}-minute rounds, no-show after "
-             f"{settings['no_show_minutes']} minute, clock {settings['clock_initial']} s + "
-             f"{settings['clock_increment']} s, no check-in. Load average {result['load_average_1min']['before']} "
-             f"before, {result['load_average_1min']['after']} after.", "",
-             "| Round | Boards | Board open p50 | p95 | max | start to match created (p95) "
-             "| created to notice (p95) | notice to first view (p95) |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += [f"Event settings: {settings['round_limit_minutes']}-minute rounds, no-show after "
+              f"{settings['no_show_minutes']} minute, clock {settings['clock_initial']} s + "
+              f"{settings['clock_increment']} s, no check-in. Load average (1 min) "
+              f"{result['load_average_1min']['before']} before, {result['load_average_1min']['after']} after.", "",
+              "| Round | Boards | Board open p50 | p95 | max | start to match created (p95) "
+              "| created to notice (p95) | notice to first view (p95) |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in result["rounds"] + [{"round": "all", "boards": (result["board_open_s"] or {}).get("n", 0),
                                     "board_open_s": result["board_open_s"], "split_s": {}}]:
         split = row["split_s"]
-        head.append(f"| {row['round']} | {row['boards']} | {ms(row['board_open_s'], 'p50')} "
-                    f"| {ms(row['board_open_s'], 'p95')} | {ms(row['board_open_s'], 'max')} "
-                    f"| {ms(split.get('start_to_match_created'), 'p95')} | {ms(split.get('created_to_notice'), 'p95')} "
-                    f"| {ms(split.get('notice_to_first_view'), 'p95')} |")
+        lines.append(f"| {row['round']} | {row['boards']} | {ms(row['board_open_s'], 'p50')} "
+                     f"| {ms(row['board_open_s'], 'p95')} | {ms(row['board_open_s'], 'max')} "
+                     f"| {ms(split.get('start_to_match_created'), 'p95')} "
+                     f"| {ms(split.get('created_to_notice'), 'p95')} "
+                     f"| {ms(split.get('notice_to_first_view'), 'p95')} |")
     overall = result["board_open_s"] or {}
     met = bool(overall) and overall["p95"] < 2 and result["lost"] == 0 and result["doubled"] == 0
-    head += ["", f"Players {result['players']}, rounds {len(result['rounds'])}, live matches {result['matches']}, "
-             f"lost {result['lost']}, doubled {result['doubled']}, unfinished {result['unfinished']}, boards missing "
-             f"{result['boards_missing']}; {result['actions']} actions (round trip p95 "
-             f"{ms(result['action_round_trip_s'], 'p95')}), {result['stalls']} stalls; wall time "
-             f"{result['wall_s']:.0f} s. Target **{'met' if met else 'not met'}**. Command: `{shown}`."]
-    return "\n".join(head) + "\n"
+    lines += ["", f"Players {result['players']}, rounds {len(result['rounds'])}, live matches {result['matches']}, "
+              f"**lost {result['lost']}, doubled {result['doubled']}**, unfinished {result['unfinished']}, boards "
+              f"missing {result['boards_missing']}; {result['actions']} actions (round trip p50 "
+              f"{ms(result['action_round_trip_s'], 'p50')}, p95 {ms(result['action_round_trip_s'], 'p95')}); wall "
+              f"time {result['wall_s']:.0f} s. Target **{'met' if met else 'not met'}**. Command: `{shown}`.", ""]
+    parts = (result.get("round_1_in_this_process") or {}).get("parts") or {}
+    if parts:
+        lines += ["Round 1 in the process that paired it (time inside each function, summed; views are built "
+                  "inside `live_create`):", "", "| Part | Calls | Seconds | ms per call |",
+                  "| --- | ---: | ---: | ---: |"]
+        lines += [f"| {name} | {p['calls']} | {p['seconds']} | {p['ms_per_call']} |" for name, p in parts.items()]
+        lines.append("")
+    cpu_rows = [(row["round"], row.get("window_s"), row.get("cpu_s_from_start_to_last_board") or {})
+                for row in result["rounds"]]
+    if any(used for _, _, used in cpu_rows):
+        lines += ["CPU seconds used from the round's start to its last board open (two cores: at most twice "
+                  "the window):", ""]
+        for number, window, used in cpu_rows:
+            lines.append(f"- round {number} ({window} s): "
+                         + ", ".join(f"{name} {seconds}" for name, seconds in used.items()))
+        lines.append("")
+    quiet = result.get("one_board_open_on_a_quiet_server") or {}
+    if quiet:
+        lines.append(f"One board open at a time on the quiet server afterwards: p50 {ms(quiet['board_open_s'], 'p50')}"
+                     f" (handshake to first view), notify socket {ms(quiet['notify_open_s'], 'p50')}, the opening "
+                     f"view built from the stored log {ms(quiet['opening_view_built_in_process_s'], 'p50')}.")
+    return "\n".join(lines) + "\n"
 
 
 def sections_of(text: str) -> list[tuple[str, str]]:
