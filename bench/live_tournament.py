@@ -22,6 +22,14 @@ table of every round has exactly one finished live match per game played (no tab
 without its match: lost; no live match of these players that no table holds: doubled),
 and every player of every round got their board. Prints one JSON summary.
 
+To say where a slow round start spends its time, the summary also has: round 1's parts in
+this process, which pairs it (time inside ``live_create``, the commit, the notice reads,
+the channel-layer and task sends after commit, from wrappers put around them for that one
+call); the CPU seconds of each process (web, workers, this one, the clients, PostgreSQL,
+Redis) from each round's start to its last board; and one board open at a time on the
+quiet server afterwards. ``--web-workers 2`` runs the stack with two web processes;
+``--raw`` keeps every player's boards (times of notice, connection and first view).
+
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/livetournament REDIS_URL=redis://127.0.0.1:6379/7 \\
         python bench/live_tournament.py --services --players 256 --rounds 2
 
