@@ -329,7 +329,9 @@ def my_match(*, tournament: Tournament, user) -> dict[str, Any] | None:
     out.update(table=pairing.table, match=pairing.match_id, result=pairing.result, game=(row["live"] or {}).get("game"),
                opponents=[names.get(e, {"id": e}) for e in pairing.entries if e != entry.pk],
                match_url=row["match_url"], board_url=(row["live"] or {}).get("url"))
-    if pairing.is_bye:
+    if out["status"] in ("dropped", "over"):
+        pass  # the entry's own state says it all; the table stays for reference
+    elif pairing.is_bye:
         out["status"] = "bye"
         out["text"] = out["text"] or f"Round {rnd.number}: you have a bye."
     elif pairing.status == Pairing.Status.DONE:
