@@ -146,9 +146,12 @@ def _render_rules(game: str, path: Path) -> RulesPage:
 
 
 def rules_page(*, game: str) -> RulesPage:
-    """The rules page of ``game``; ``KeyError`` for an unknown game."""
+    """The rules page of ``game`` (no sections for a game that has no rules document);
+    ``KeyError`` for an unknown game."""
     if game not in GAME_TITLES:
         raise KeyError(game)
+    if not rules_path(game).exists():
+        return RulesPage(game=game, title=GAME_TITLES[game], sections=(), toc=())
     return _cached("rules", rules_path(game), lambda path: _render_rules(game, path))
 
 

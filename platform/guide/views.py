@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
@@ -19,10 +21,23 @@ def _game_or_404(game: str) -> str:
     return game
 
 
+def _game_part(game: str, part: str) -> str | None:
+    """The template of a game's own ``part`` of the rules pages (``guide/_<part>_<game>.html``:
+    its one-line blurb, its lead, its board diagram), or None for a game without one: a
+    game added to the engine gets its pages without them, and no other game's."""
+    name = f"guide/_{part}_{game}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return None
+    return name
+
+
 @require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     """``/rules/``: the two games, with a link to each rules page and glossary."""
-    return render(request, "guide/index.html", {"games": list(GAME_TITLES.items())})
+    games = [(key, title, _game_part(key, "blurb")) for key, title in GAME_TITLES.items()]
+    return render(request, "guide/index.html", {"games": games})
 
 
 @require_safe
@@ -32,7 +47,8 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         "guide/rules.html",
-        {"game": game, "game_title": GAME_TITLES[game], "page": page, "terms": glossary(game=game)},
+        {"game": game, "game_title": GAME_TITLES[game], "page": page, "terms": glossary(game=game),
+         "parts": {"lead": _game_part(game, "lead"), "board": _game_part(game, "board")}},
     )
 
 

@@ -97,6 +97,20 @@ def test_decks_of_the_game_are_checked_by_its_own_rules(highcard, client):
     assert card.status_code == 200 and "Worth 5 when played." in card.content.decode()
 
 
+@pytest.mark.django_db
+def test_its_rules_pages_are_its_own_and_borrow_nothing_from_another_game(highcard, client):
+    """The rules index and the rules page of a game with no blurb, lead or board diagram of
+    its own show none: never another game's."""
+    index = client.get("/rules/").content.decode()
+    assert "Highcard" in index and index.count("Two to four players, hidden placements") == 1
+    page = client.get("/rules/highcard/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Highcard" in html
+    for other in ("Two players share one clock", "Two to four players place units", "Conquest Pool", "Location"):
+        assert other not in html, other
+
+
 def _wait_for(match_id: int, log: Path, timeout: float = 90.0) -> Match:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
