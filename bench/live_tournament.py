@@ -299,28 +299,8 @@ class Timings:
                 for label, (n, t) in self.spent.items()}
 
 
-async def send_all(messages: list[tuple[str, dict]]) -> None:
-    """Every (group, message) through the channel layer from one event loop, at most 32 in
-    flight (``live.services.layer_gate``'s bound on the Redis pool)."""
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    gate = asyncio.Semaphore(32)
-
-    async def one(group: str, message: dict) -> None:
-        async with gate:
-            await layer.group_send(group, message)
-
-    await asyncio.gather(*(one(group, message) for group, message in messages))
-
-
-def start_timed(event_id: int, *, batched: bool = False) -> dict:
-    """Start the event (round 1 is paired in this process), timing its parts.
-
-    ``batched`` (what if, round 1 only): the channel-layer sends after commit are held
-    and sent together from one event loop once ``tournament_start`` has done the rest,
-    instead of one event loop per send."""
-    from asgiref.sync import async_to_sync
+def start_timed(event_id: int) -> dict:
+    """Start the event (round 1 is paired in this process), timing its parts."""
     from django.db import connections
 
     from live import notify, selectors, services
@@ -329,30 +309,15 @@ def start_timed(event_id: int, *, batched: bool = False) -> dict:
     from web import effects
 
     timings = Timings()
-    held: list[tuple[str, dict]] = []
-    if batched:
-        def hold(group, event):
-            message = event() if callable(event) else event
-            if message is not None:
-                held.append((group, message))
-            return True
-
-        timings.undo.append((effects, "group_send", effects.group_send))
-        effects.group_send = hold
     timings.wrap(services, "live_create", "live_create (per match, in the transaction)")
     timings.wrap(selectors, "view_payload", "view_payload (seat and public views)")
     timings.wrap(type(connections["default"]), "commit", "commit")
-    timings.wrap(notify, "_notices", "notices read after commit (per match)")
-    timings.wrap(effects, "group_send", "channel-layer group_send (after commit)")
-    timings.wrap(effects, "send_task", "Celery send_task (after commit)")
+    timings.wrap(notify, "_notices", "notices read after commit (the round's, in one query)")
+    timings.wrap(effects, "_send_task", "Celery send_task after commit (one broker connection)")
+    timings.wrap(effects, "_flush", "after-commit batch: channel-layer sends together, then the tasks")
     began = time.time()
     try:
         tournament_start(tournament_id=event_id, by=Tournament.objects.get(pk=event_id).organiser)
-        if held:
-            began_sending = time.perf_counter()
-            async_to_sync(send_all)(held)
-            timings.spent["channel-layer sends held, then sent from one event loop"] = [
-                len(held), time.perf_counter() - began_sending]
     finally:
         parts = timings.restore()
     returned = time.time()
@@ -627,8 +592,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="use DATABASE_URL and REDIS_URL from the environment instead of the embedded defaults")
     parser.add_argument("--web-workers", type=int, default=1,
                         help="web processes (uvicorn --workers); 1 is the Procfile as it is")
-    parser.add_argument("--batched-sends", action="store_true",
-                        help="what if: round 1's channel-layer sends after commit go out together from one event loop")
     parser.add_argument("--log", type=Path, default=Path(tempfile.gettempdir()) / "live-tournament.log")
     parser.add_argument("--raw", type=Path, help="also write every player's boards (JSON) here")
     parser.add_argument("--client", help=argparse.SUPPRESS)
@@ -684,7 +647,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise RuntimeError(f"a client process did not get ready: {line!r}")
             print(f"  {args.players} notify sockets open; starting the event", file=sys.stderr, flush=True)
             event_started = time.monotonic()
-            round_one = start_timed(event_id, batched=args.batched_sends)
+            round_one = start_timed(event_id)
             limit = settings["round_limit_minutes"] * 60
             wait_finished(event_id, args.rounds * (limit + 90) + 120, stack, args.log)
             event_seconds = time.monotonic() - event_started
@@ -704,7 +667,6 @@ def main(argv: list[str] | None = None) -> int:
                 client.kill()
             stop_stack(stack)
     summary = {"players": args.players, "rounds_asked": args.rounds, "web_processes": args.web_workers,
-               "round_1_sends_batched": args.batched_sends,
                "think_mean_s": args.think,
                "think_distribution": "exponential", "client_processes": args.clients,
                "stack": "PostgreSQL + Redis, DEBUG off" if args.services else "embedded defaults",

@@ -25,6 +25,7 @@ Everything here runs under the tournament's row lock, taken by the caller
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -204,12 +205,15 @@ def apply_check_in(tournament: Tournament, now: datetime) -> list[Entry]:
 
 
 def create_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence[int], *,
-                entries: Mapping[int, Entry] | None = None) -> Match:
+                entries: Mapping[int, Entry] | None = None,
+                announce: list[tuple[int, str, str | None]] | None = None) -> Match:
     """Create the next live game of ``pairing`` with ``seat_entries`` in seat order: a
     person's entry is played by its player, a bot entry by its deck's pilot; the event's
     clock, parameters and spectator delay; a seed from the event's seed (table, attempt,
-    game). Its players are told on commit, on any page. ``ValidationError`` when a deck
-    can no longer play (the caller marks the table failed)."""
+    game). Its players are told on commit, on any page (with ``announce``, a list, the
+    announcement is added to it instead, for :func:`announce_games` to send with the
+    others). ``ValidationError`` when a deck can no longer play (the caller marks the
+    table failed)."""
     from live.notify import live_notify_seats
     from live.services import SeatSpec, live_create
 
@@ -231,18 +235,30 @@ def create_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence
     title = f"{tournament.name}, round {number}"
     if tournament.best_of > 1:
         title += f", game {len(pairing.series) + 1}"
-    live_notify_seats(match_id=live.match_id, title=title)
+    if announce is None:
+        live_notify_seats(match_id=live.match_id, title=title)
+    else:
+        announce.append((live.match_id, title, None))
     return live.match
+
+
+def announce_games(announce: Sequence[tuple[int, str, str | None]]) -> None:
+    """Tell the players of a round's new games, all at once on commit (one read of their
+    seats; the sends go out together when the caller batches them)."""
+    from live.notify import live_notify_many
+
+    live_notify_many(list(announce))
 
 
 def round_opened(tournament: Tournament, rnd: Round, now: datetime) -> None:
     """A live round's games have started: its start and deadline are stored, and advance
-    messages are sent for the moments something must be checked (no-shows, the limit)."""
+    messages are sent for the moments something must be checked (no-shows, the limit),
+    each due at its moment however long the commit and the announcements take."""
     rnd.starts_at = now
     rnd.deadline = now + timedelta(minutes=tournament.round_limit_minutes)
     rnd.save(update_fields=["starts_at", "deadline"])
-    _advance_later(tournament.pk, tournament.no_show_minutes * 60 + 1)
-    _advance_later(tournament.pk, tournament.round_limit_minutes * 60 + 1)
+    _advance_at(tournament.pk, now + timedelta(minutes=tournament.no_show_minutes, seconds=1), now)
+    _advance_at(tournament.pk, rnd.deadline + timedelta(seconds=1), now)
 
 
 def scheduled_start(tournament: Tournament, number: int) -> datetime | None:
@@ -258,13 +274,19 @@ def wait_for_schedule(tournament: Tournament, number: int, now: datetime) -> str
     due = scheduled_start(tournament, number)
     if due is None or now >= due:
         return None
-    _advance_later(tournament.pk, (due - now).total_seconds() + 0.5)
+    _advance_at(tournament.pk, due + timedelta(seconds=0.5), now)
     return f"round {number} starts at {due:%H:%M} UTC"
 
 
-def _advance_later(tournament_id: int, seconds: float) -> None:
-    transaction.on_commit(lambda: effects.send_task(conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE,
-                                                    countdown=max(0.0, seconds)))
+def _advance_at(tournament_id: int, moment: datetime, now: datetime) -> None:
+    """Send an advance message on commit, due at ``moment`` (``now`` is the time of the
+    step that asks for it): the time spent until it is sent (committing, announcing a
+    round) comes off its countdown instead of being added to it."""
+    asked = time.monotonic()
+    seconds = (moment - now).total_seconds()
+    transaction.on_commit(lambda: effects.send_task(
+        conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE,
+        countdown=max(0.0, seconds - (time.monotonic() - asked))))
 
 
 # --------------------------------------------------------------------------- a table's games
@@ -284,15 +306,13 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
     for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives.values()], user__isnull=False,
                                                    connected_at__isnull=True).values_list("live_id", "seat")):
         absent.setdefault(live_id, []).append(seat)
-    past_deadline = rnd.deadline is not None and now >= rnd.deadline
     waiting = 0
     for pairing in pairings:
         live = lives.get(pairing.match_id)
-        if live is not None and live.status == LiveMatch.Status.ACTIVE and not past_deadline:
-            if not absent.get(live.pk) or now < _game_started(rnd, pairing, live) + timedelta(
-                    minutes=tournament.no_show_minutes):
-                waiting += 1
-                continue
+        if live is not None and live.status == LiveMatch.Status.ACTIVE and _decision(
+                tournament, rnd, pairing, live, absent.get(live.pk, []), now) is None:
+            waiting += 1
+            continue
         waiting += sync_pairing(tournament, rnd, pairing, now)
     return waiting
 
@@ -301,6 +321,58 @@ def _game_started(rnd: Round, pairing: Pairing, live) -> datetime:
     """A table's first game starts with its round; a later game when it was created."""
     first = not pairing.series and not pairing.replaced and rnd.starts_at is not None
     return rnd.starts_at if first else live.created
+
+
+def _decision(tournament: Tournament, rnd: Round, pairing: Pairing, live, absent: Sequence[int],
+              now: datetime) -> tuple[str, list[int]] | None:
+    """What the active live game of a table needs at ``now``: ``("forfeit", seats)`` when
+    seated players (``absent``: those who never connected) missed the no-show time,
+    ``("adjudicate", [])`` at the round's deadline, None while it plays on."""
+    if absent and now >= _game_started(rnd, pairing, live) + timedelta(minutes=tournament.no_show_minutes):
+        return "forfeit", list(absent)
+    if rnd.deadline is not None and now >= rnd.deadline:
+        return "adjudicate", []
+    return None
+
+
+#: Games decided together by :func:`settle_due_games` before their effects go out.
+SETTLE_CHUNK = 32
+
+
+def settle_due_games(tournament_id: int, now: datetime) -> int:
+    """Decide the current round's live games that are due at ``now`` (no-shows forfeited,
+    games at the round's limit adjudicated), each in a transaction of its own, before the
+    advance takes the event's lock: a round of many tables no longer decides them all in
+    the one transaction that then pairs the next round. Their final views and notices go
+    out a chunk at a time. Returns how many were decided; a game that is not due, or that
+    something else decided meanwhile, is left alone (``sync_pairing`` still decides any
+    game left over under the lock)."""
+    from live.models import LiveMatch, LiveSeat
+    from live.services import live_adjudicate, live_forfeit
+
+    tournament = (Tournament.objects.filter(pk=tournament_id, state=Tournament.State.RUNNING)
+                  .exclude(entrants=Tournament.Entrants.BOTS).first())
+    if tournament is None:
+        return 0
+    rnd = tournament.round_set.filter(number=tournament.current_round, finished__isnull=True).first()
+    if rnd is None:
+        return 0
+    pairings = {p.match_id: p for p in rnd.pairings.filter(status=Pairing.Status.PLAYING, match__isnull=False)}
+    lives = list(LiveMatch.objects.filter(match_id__in=list(pairings), status=LiveMatch.Status.ACTIVE))
+    absent: dict[int, list[int]] = {}
+    for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives], user__isnull=False,
+                                                   connected_at__isnull=True).values_list("live_id", "seat")):
+        absent.setdefault(live_id, []).append(seat)
+    due = [(live.match_id, decision) for live in lives
+           if (decision := _decision(tournament, rnd, pairings[live.match_id], live, absent.get(live.pk, []), now))]
+    for start in range(0, len(due), SETTLE_CHUNK):
+        with effects.batched():
+            for match_id, (kind, seats) in due[start:start + SETTLE_CHUNK]:
+                if kind == "forfeit":
+                    live_forfeit(match_id=match_id, seats=seats, reason=NO_SHOW)
+                else:
+                    live_adjudicate(match_id=match_id, reason=TIME_LIMIT)
+    return len(due)
 
 
 def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: datetime) -> bool:
@@ -320,12 +392,13 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
         return True
     if live.status == LiveMatch.Status.ACTIVE:
         absent = [s.seat for s in live.seats.all() if s.user_id is not None and s.connected_at is None]
-        if absent and now >= _game_started(rnd, pairing, live) + timedelta(minutes=tournament.no_show_minutes):
-            live_forfeit(match_id=match.pk, seats=absent, reason=NO_SHOW)
-        elif rnd.deadline is not None and now >= rnd.deadline:
-            live_adjudicate(match_id=match.pk, reason=TIME_LIMIT)
-        else:
+        decision = _decision(tournament, rnd, pairing, live, absent, now)
+        if decision is None:
             return True
+        if decision[0] == "forfeit":
+            live_forfeit(match_id=match.pk, seats=decision[1], reason=NO_SHOW)
+        else:
+            live_adjudicate(match_id=match.pk, reason=TIME_LIMIT)
         live.refresh_from_db()
         match.refresh_from_db()
     if match.status != Match.Status.DONE or live.status != LiveMatch.Status.DONE:

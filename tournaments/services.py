@@ -329,7 +329,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
     the scheduler calls, and is a 409 for a person.
     """
     now = now or timezone.now()
-    with transaction.atomic():
+    with effects.batched(), transaction.atomic():
         tournament = _locked(tournament_id)
         if by is not None:
             _require_manager(by, tournament)
@@ -470,8 +470,15 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> st
     round's unique number refuses a second set of pairings. Does nothing unless the
     event is running. Returns what happened, for the worker's log.
     """
+    moment = now or timezone.now()
+    # A live round's games due now are decided first, each in its own short transaction
+    # (``live.settle_due_games``), so that the locked step below only records them; a
+    # round paired next starts when it is paired, after them.
+    live.settle_due_games(tournament_id, moment)
     now = now or timezone.now()
-    with transaction.atomic():
+    # Its effects (a new round's games and notices, the event's update) go out together
+    # after the commit (``web.effects.batched``).
+    with effects.batched(), transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None:
             return "no such tournament"
@@ -577,6 +584,7 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
         # exists, so somebody else paired it.
         raise Conflict(f"Round {number} is already paired.") from None
     entries = {e.pk: e for e in tournament.entries.select_related("player", "deck_version", "deck_version__deck")}
+    announce: list[tuple[int, str, str | None]] = []
     for table, spec in enumerate(step.pairings, start=1):
         pairing = Pairing(round=new_round, table=table, key=spec.key, entries=list(spec.entries),
                           seat_entries=list(spec.entries))
@@ -590,7 +598,7 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
         if pairing.status == Pairing.Status.PLAYING:
             try:
                 pairing.match = _create_match(tournament, pairing, pairing.entries, best_of=tournament.best_of,
-                                              entries=entries)
+                                              entries=entries, announce=announce)
             except ValidationError as exc:
                 # A deck that can no longer play (deleted after entering): the table waits
                 # for the organiser, who drops the player and re-runs it as a walkover.
@@ -600,14 +608,16 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
     tournament.current_round = number
     tournament.save(update_fields=["current_round", "updated"])
     if tournament.is_live:
+        live.announce_games(announce)
         live.round_opened(tournament, new_round, now)
     return new_round
 
 
 def _create_match(tournament: Tournament, pairing: Pairing, seat_entries: list[int], *, best_of: int,
-                  entries: Mapping[int, Entry] | None = None) -> Match:
+                  entries: Mapping[int, Entry] | None = None,
+                  announce: list[tuple[int, str, str | None]] | None = None) -> Match:
     if tournament.is_live:
-        return live.create_game(tournament, pairing, seat_entries, entries=entries)
+        return live.create_game(tournament, pairing, seat_entries, entries=entries, announce=announce)
     if entries is None:
         entries = {e.pk: e for e in Entry.objects.select_related("deck_version", "deck_version__deck")
                    .filter(pk__in=seat_entries)}

@@ -56,6 +56,22 @@ def _collected(service, **kwargs) -> list:
 _run_move = database_sync_to_async(_collected, thread_sensitive=False)
 
 
+def _seat_of(match_id: int, user) -> int | None:
+    """The user's seat, or None; a seated player's first connection records that they
+    showed up (``services.live_seat_present``), in the same trip to a database thread."""
+    live = selectors.live_get(match_id=match_id)
+    rows = selectors.live_seats(live=live)
+    seat = selectors.seat_of(rows=rows, user=user)
+    if seat is not None and any(r.user_id == user.pk and r.connected_at is None for r in rows):
+        services.live_seat_present(match_id=match_id, user=user)
+    return seat
+
+
+_read_seat = database_sync_to_async(_seat_of, thread_sensitive=False)
+_read_opening = database_sync_to_async(
+    lambda match_id, seat: selectors.opening_payload(match_id=match_id, seat=seat), thread_sensitive=False)
+
+
 class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
     """One player's or spectator's connection to one live match."""
 
@@ -86,20 +102,15 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json(await self._opening())
 
-    @database_sync_to_async
-    def _seat(self) -> int | None:
-        """The user's seat, or None; a seated player's first connection records that they
-        showed up (``services.live_seat_present``), in the same trip to the database thread."""
-        live = selectors.live_get(match_id=self.match_id)
-        rows = selectors.live_seats(live=live)
-        seat = selectors.seat_of(rows=rows, user=self.user)
-        if seat is not None and any(r.user_id == self.user.pk and r.connected_at is None for r in rows):
-            services.live_seat_present(match_id=self.match_id, user=self.user)
-        return seat
+    # Opening a board reads on the pool threads, as moves run (``_run_move``), not on the
+    # one thread for synchronous code: when a round starts, hundreds of boards open at
+    # once and their reads wait for PostgreSQL side by side instead of one after another.
 
-    @database_sync_to_async
-    def _opening(self) -> dict:
-        return selectors.opening_payload(match_id=self.match_id, seat=self.seat)
+    async def _seat(self) -> int | None:
+        return await _read_seat(self.match_id, self.user)
+
+    async def _opening(self) -> dict:
+        return await _read_opening(self.match_id, self.seat)
 
     async def dispatch(self, message: dict) -> None:
         # Channels' dispatch first closes stale connections of the thread for synchronous

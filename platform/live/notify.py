@@ -140,14 +140,22 @@ def _clean_url(url: Any) -> str | None:
     return url
 
 
-def _notices(*, match_id: int, title: str, url: str | None) -> list[tuple[int, dict[str, Any]]]:
-    """``(user id, match)`` for every human seat of a live match still being played."""
-    live = LiveMatch.objects.filter(match_id=match_id, status=LiveMatch.Status.ACTIVE).first()
-    if live is None:
-        return []
-    rows = list(LiveSeat.objects.filter(live=live).select_related("user").order_by("seat"))
-    users = dict.fromkeys(r.user_id for r in rows if r.user_id is not None and not r.bot)
-    return [(user_id, _notice(live, rows, user_id=user_id, title=title, url=url)) for user_id in users]
+def _notices(announcements: Sequence[tuple[int, str, str | None]]) -> list[tuple[int, dict[str, Any]]]:
+    """``(user id, match)`` for every human seat of the announced live matches still being
+    played, read in one query."""
+    wanted = {match_id: (title, url) for match_id, title, url in announcements}
+    rows = (LiveSeat.objects.filter(live__match_id__in=list(wanted), live__status=LiveMatch.Status.ACTIVE)
+            .select_related("live", "user").order_by("live__match_id", "seat"))
+    by_match: dict[int, list[LiveSeat]] = {}
+    for row in rows:
+        by_match.setdefault(row.live.match_id, []).append(row)
+    out = []
+    for match_id, seats in by_match.items():
+        title, url = wanted[match_id]
+        users = dict.fromkeys(r.user_id for r in seats if r.user_id is not None and not r.bot)
+        out.extend((user_id, _notice(seats[0].live, seats, user_id=user_id, title=title, url=url))
+                   for user_id in users)
+    return out
 
 
 def live_notify_seats(*, match_id: int, title: str = "", url: str | None = None) -> None:
@@ -159,24 +167,33 @@ def live_notify_seats(*, match_id: int, title: str = "", url: str | None = None)
     what the banner shows and links to.
 
     ``live.services.live_create`` does not call this: a caller that creates a live match for
-    people calls it in the same transaction (the tournaments do, for every round's matches;
-    queue pairings and accepted challenges may too). Seats are read after commit, so the
-    match is announced as it was committed, and not at all if it is over by then.
+    people calls it in the same transaction (the tournaments do, for every round's matches,
+    through :func:`live_notify_many`; queue pairings, accepted challenges and bot games do).
+    Seats are read after commit, so the match is announced as it was committed, and not at
+    all if it is over by then.
 
     Raises ``ValidationError`` (``title``, ``url``) for a title or url that cannot be shown,
     and ``LiveError`` ``not_found`` / ``finished`` for a match that does not exist or is
     over; nothing is sent then. Takes no lock: it only reads."""
-    title = _clean_title(title)
-    url = _clean_url(url)
-    live = LiveMatch.objects.filter(match_id=match_id).only("status").first()
-    if live is None:
-        raise services.LiveError("not_found", f"there is no live match {match_id}", status=404)
-    if live.is_over:
-        raise services.LiveError("finished", f"live match {match_id} is over")
+    live_notify_many([(match_id, title, url)])
+
+
+def live_notify_many(announcements: Sequence[tuple[int, str, str | None]]) -> None:
+    """:func:`live_notify_seats` for many matches at once, ``(match_id, title, url)`` each:
+    their seats are read in one query after commit (a round of a live event announces all
+    its tables together). Refuses the whole list, sending nothing, if one is refused."""
+    cleaned = [(int(match_id), _clean_title(title), _clean_url(url)) for match_id, title, url in announcements]
+    if not cleaned:
+        return
+    status = dict(LiveMatch.objects.filter(match_id__in=[m for m, _, _ in cleaned]).values_list("match_id", "status"))
+    for match_id, _, _ in cleaned:
+        if match_id not in status:
+            raise services.LiveError("not_found", f"there is no live match {match_id}", status=404)
+        if status[match_id] != LiveMatch.Status.ACTIVE:
+            raise services.LiveError("finished", f"live match {match_id} is over")
 
     def send() -> None:
-        notices = effects.built(lambda: _notices(match_id=match_id, title=title, url=url),
-                                f"the notices of live match {match_id}")
+        notices = effects.built(lambda: _notices(cleaned), f"the notices of {len(cleaned)} live match(es)")
         for user_id, match in notices or ():
             effects.group_send(user_group(user_id), {"type": "notify.match", "match": match})
 

@@ -189,7 +189,9 @@ def live_create(
         live.next_deadline = _next_deadline(rows)
         live.save(update_fields=["next_deadline"])
         engine_state.remember(match.pk, 0, state)
-        _after_commit(live, rows, state)
+        # No views are broadcast for a new match: no socket can have joined its group
+        # before it existed, and a board's opening view is read when it connects.
+        _after_commit(live, rows, state, views=False)
     return live
 
 
@@ -694,16 +696,19 @@ def live_resend_bot_moves(*, now: datetime | None = None, idle_seconds: float = 
 # --------------------------------------------------------------------------- side effects
 
 
-def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events=(), acting: int | None = None) -> None:
+def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events=(), acting: int | None = None,
+                  views: bool = True) -> None:
     """Compute what every seat and the spectators are sent, and send it after commit,
-    with the next bot decisions and clock check."""
+    with the next bot decisions and clock check (``views`` False: only those)."""
     from live.selectors import view_payload
 
     match_id = live.match_id
-    messages = [(group_for_seat(match_id, r.seat), view_payload(live, rows, state, r.seat, events=events,
-                                                                 acting=acting)) for r in rows]
-    public = view_payload(live, rows, state, None, events=events, acting=acting)
-    messages.append((group_public(match_id), {**public, "delay": live.spectator_delay}))
+    messages = []
+    if views:
+        messages = [(group_for_seat(match_id, r.seat), view_payload(live, rows, state, r.seat, events=events,
+                                                                     acting=acting)) for r in rows]
+        public = view_payload(live, rows, state, None, events=events, acting=acting)
+        messages.append((group_public(match_id), {**public, "delay": live.spectator_delay}))
     bots = [] if live.is_over else [r.seat for r in rows if r.is_bot and r.seat in state.to_act()]
     index = len(live.log)
     deadline = live.next_deadline
@@ -712,7 +717,7 @@ def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events
         collector = getattr(_collecting, "messages", None)
         if collector is not None:
             collector.extend(messages)
-        else:
+        elif messages:
             broadcast(messages)
         for seat in bots:
             _enqueue(BOT_ACT, [match_id, seat, index])
@@ -914,6 +919,8 @@ def _pair(queue: LiveQueue, now: datetime) -> list[int]:
                            created_by=None)
         QueueEntry.objects.filter(pk__in=[e.pk for e in group]).update(match=live.match)
         created.append(live.match_id)
+        # Its players hear of it on any page, not only on /live/ (once this commits).
+        _notify(live.match_id, "Matchmaking: your live match is ready")
         waiting = [e for e in waiting if e not in group]
     return created
 
@@ -979,8 +986,16 @@ def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version
                                created_by=challenge.challenger)
             challenge.match = live.match
             challenge.status = LiveChallenge.Status.ACCEPTED
+            # The challenger hears of it on any page (the banner; once this commits).
+            _notify(live.match_id, f"{user.username} accepted your challenge")
         challenge.save(update_fields=["status", "match"])
     return challenge
+
+
+def _notify(match_id: int, title: str) -> None:
+    from live.notify import live_notify_seats
+
+    live_notify_seats(match_id=match_id, title=title)
 
 
 def live_expire_challenges(*, now: datetime | None = None) -> int:

@@ -16,8 +16,11 @@ reload. This module is the only place that catches those failures.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,29 +31,112 @@ logger = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 
+#: At most this many channel-layer sends of a batch are in flight at once (the Redis
+#: layer's connection pool raises instead of waiting when it runs out).
+BATCH_SENDS_IN_FLIGHT = 32
 
-def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | None = None) -> bool:
-    """Send task ``name`` to ``queue`` now; False (logged) if the broker refused it."""
-    from config.celery import app
+#: Per thread: the batch that :func:`batched` is gathering, if any.
+_batch = threading.local()
 
+
+class _Batch:
+    def __init__(self) -> None:
+        self.sends: list[tuple[str, Event]] = []
+        self.tasks: list[tuple[str, list[Any], str, float | None]] = []
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Gather the :func:`send_task` and :func:`group_send` calls made in the block (the
+    on-commit effects of a transaction that commits inside it) and send them when it
+    ends: every group send together from one event loop, then every task through one
+    broker connection. A round of a live event announces hundreds of matches at once;
+    one by one, each send opened an event loop or a connection of its own.
+
+    Nested blocks join the outermost one. Nothing is lost if the block raises: what was
+    gathered (effects of transactions that did commit) is still sent."""
+    if getattr(_batch, "current", None) is not None:
+        yield
+        return
+    batch = _batch.current = _Batch()
     try:
-        app.send_task(name, args=list(args), queue=queue, countdown=countdown)
+        yield
+    finally:
+        _batch.current = None
+        _flush(batch)
+
+
+def _flush(batch: _Batch) -> None:
+    if batch.sends:
+        try:
+            async_to_sync(_send_all)(batch.sends)
+        except Exception:  # the one place a channel-layer failure is caught
+            logger.exception("could not broadcast a batch of %d messages", len(batch.sends))
+    if batch.tasks:
+        from config.celery import app
+
+        try:
+            with app.producer_or_acquire() as producer:
+                for name, args, queue, countdown in batch.tasks:
+                    _send_task(app, name, args, queue, countdown, producer=producer)
+        except Exception:  # the broker is down: each task is tried on its own, and logged
+            logger.exception("could not open a broker connection for %d tasks", len(batch.tasks))
+            for name, args, queue, countdown in batch.tasks:
+                _send_task(app, name, args, queue, countdown)
+
+
+async def _send_all(sends: Sequence[tuple[str, Event]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    gate = asyncio.Semaphore(BATCH_SENDS_IN_FLIGHT)
+
+    async def send(group: str, message: Event) -> None:
+        async with gate:
+            await layer.group_send(group, message)
+
+    results = await asyncio.gather(*(send(group, message) for group, message in sends), return_exceptions=True)
+    for (group, _), result in zip(sends, results, strict=True):
+        if isinstance(result, BaseException):
+            logger.error("could not broadcast to group %r", group, exc_info=result)
+
+
+def _send_task(app, name: str, args: list[Any], queue: str, countdown: float | None, **options: Any) -> bool:
+    try:
+        app.send_task(name, args=args, queue=queue, countdown=countdown, **options)
     except Exception:  # the one place a broker failure is caught: see the module docstring
         logger.exception("could not enqueue %s%s on %s", name, tuple(args), queue)
         return False
     return True
 
 
-def group_send(group: str, event: Event | Callable[[], Event | None]) -> bool:
-    """Send ``event`` to the channel-layer ``group`` now; False (logged) on failure.
+def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | None = None) -> bool:
+    """Send task ``name`` to ``queue`` now (at the end of a :func:`batched` block, inside
+    one); False (logged) if the broker refused it."""
+    from config.celery import app
 
-    ``event`` may be a function that builds it (it reads the committed rows); one that
-    returns None sends nothing."""
+    batch = getattr(_batch, "current", None)
+    if batch is not None:
+        batch.tasks.append((name, list(args), queue, countdown))
+        return True
+    return _send_task(app, name, list(args), queue, countdown)
+
+
+def group_send(group: str, event: Event | Callable[[], Event | None]) -> bool:
+    """Send ``event`` to the channel-layer ``group`` now (at the end of a :func:`batched`
+    block, inside one); False (logged) on failure.
+
+    ``event`` may be a function that builds it (it reads the committed rows, at once,
+    even in a batch); one that returns None sends nothing."""
     try:
         message = event() if callable(event) else event
         layer = get_channel_layer()
         if message is None or layer is None:
             return False
+        batch = getattr(_batch, "current", None)
+        if batch is not None:
+            batch.sends.append((group, message))
+            return True
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # the one place a channel-layer failure is caught
         logger.exception("could not broadcast to group %r", group)

@@ -66,3 +66,42 @@ def test_a_channel_layer_that_is_down_does_not_fail_a_recorded_beat(closed_port,
             beat = heartbeat_record(worker="w3")
     assert Heartbeat.objects.get(pk=beat.pk).worker == "w3"
     assert f"could not broadcast to group '{SITE_GROUP}'" in caplog.text
+
+
+def test_a_batch_holds_its_sends_and_tasks_until_it_ends_then_sends_them_all(monkeypatch):
+    """``effects.batched``: what a round of a live event announces goes out when the block
+    ends: every group send (through the real channel layer), then every task, through one
+    broker connection; a nested block joins the outer one."""
+    from config.celery import app
+    from web import effects
+
+    layer, channel = _listener()
+    sent: list[tuple[str, list, dict]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options)))
+    with effects.batched():
+        with effects.batched():
+            assert effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "a"})
+        assert effects.group_send(SITE_GROUP, lambda: {"type": "site.heartbeat", "worker": "b"})
+        assert effects.send_task("t.one", args=[1], queue="q")
+        assert effects.send_task("t.two", args=[2], queue="q", countdown=3.0)
+        # Nothing has gone out yet, not even what the inner block sent.
+        assert _received(layer, channel) is None and sent == []
+    assert [_received(layer, channel)["worker"] for _ in range(2)] == ["a", "b"]
+    assert [(name, args, options["countdown"]) for name, args, options in sent] == [
+        ("t.one", [1], None), ("t.two", [2], 3.0)]
+    producers = {id(options["producer"]) for _, _, options in sent}
+    assert len(producers) == 1  # one broker connection for the batch
+
+
+def test_a_batch_that_raises_still_sends_what_was_gathered(monkeypatch):
+    from web import effects
+
+    layer, channel = _listener()
+    with pytest.raises(RuntimeError), effects.batched():
+        effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "c"})
+        raise RuntimeError("the step failed after an earlier transaction committed")
+    message = _received(layer, channel)
+    assert message is not None and message["worker"] == "c"
+    # Outside a batch, a send goes at once again.
+    effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "d"})
+    assert _received(layer, channel)["worker"] == "d"

@@ -282,6 +282,50 @@ def test_the_round_limit_decides_games_still_running_and_says_so(organiser):
 
 
 @pytest.mark.django_db
+def test_games_at_the_limit_are_decided_each_on_its_own_before_the_next_round_is_paired(organiser):
+    """Issue 21 (3): at the round's limit the games still running are decided one by one,
+    each in its own transaction (``settle_due_games``), before the advance takes the event's
+    lock; the advance then records them and pairs the next round, which starts when it is
+    paired. A game not yet due is left alone."""
+    event = people_event(organiser, rounds=2, round_limit_minutes=10)
+    enter_people(event, 4)
+    tournament_start(tournament_id=event.pk, now=event.starts_at)
+    pairings = tables(event)
+    for pairing in pairings:
+        show_up(pairing)
+    rnd = event.round_set.get(number=1)
+    assert live_events.settle_due_games(event.pk, rnd.deadline - timedelta(seconds=1)) == 0
+    assert LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE).count() == 2
+    assert live_events.settle_due_games(event.pk, rnd.deadline + timedelta(seconds=1)) == 2
+    for pairing in pairings:
+        live = LiveMatch.objects.get(match_id=pairing.match_id)
+        assert live.status == LiveMatch.Status.DONE and live.outcome["detail"]["adjudicated"] == "round time limit"
+        pairing.refresh_from_db()
+        assert pairing.status == Pairing.Status.PLAYING  # recorded by the advance, under the lock
+    # Nothing is due any more: a second call decides nothing.
+    assert live_events.settle_due_games(event.pk, rnd.deadline + timedelta(seconds=2)) == 0
+    tournament_advance(tournament_id=event.pk, now=rnd.deadline + timedelta(seconds=2))
+    assert all(p.status == Pairing.Status.DONE and p.result["adjudicated"] for p in tables(event, 1))
+    event.refresh_from_db()
+    assert event.current_round == 2
+    assert event.round_set.get(number=2).starts_at == rnd.deadline + timedelta(seconds=2)
+
+
+@pytest.mark.django_db
+def test_the_advance_messages_are_due_at_the_no_show_time_and_the_limit(organiser, quiet,
+                                                                        django_capture_on_commit_callbacks):
+    """A round's advance messages are counted from the round's start, whatever time the
+    commit and the announcements took before they were sent."""
+    event = people_event(organiser, rounds=1, no_show_minutes=3, round_limit_minutes=20)
+    enter_people(event, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_start(tournament_id=event.pk, now=event.starts_at)
+    advances = sorted(kw["countdown"] for name, kw in quiet if name == "tournaments.advance")
+    assert len(advances) == 2
+    assert 170 < advances[0] <= 181 and 1190 < advances[1] <= 1201
+
+
+@pytest.mark.django_db
 def test_best_of_three_carries_the_players_from_one_game_to_the_next(organiser):
     """Issue 21 (4): a best-of-3 live table is a series of live games, seats swapped each
     game, each linked from the last one's board, until a player has two wins."""

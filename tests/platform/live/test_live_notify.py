@@ -17,8 +17,9 @@ from websockets.sync.client import connect
 
 from live import services
 from live.models import LiveMatch
-from live.notify import live_notify_seats, matches_waiting, user_group
+from live.notify import live_notify_many, live_notify_seats, matches_waiting, user_group
 from live.services import LiveError, SeatSpec
+from web import effects
 
 TIMEOUT = 20.0
 QUIET = 1.5
@@ -110,6 +111,63 @@ def test_on_connect_the_matches_waiting_are_listed_newest_first(asgi_server, pla
         assert listed["matches"][0] == {"id": second.match_id, "url": f"/live/{second.match_id}/",
                                         "title": "Live match", "opponents": ["carol"], "game": "TempoFront"}
         assert [m["id"] for m in receive(b)["matches"]] == [first.match_id]
+
+
+def test_a_round_of_matches_is_announced_together_after_commit(asgi_server, players):
+    """What a live event's round does (``live_notify_many`` inside ``effects.batched``):
+    every match of the round is announced to its players, none before the batch ends."""
+    alice, bob, carol = players
+    with notify_socket(asgi_server, alice) as a, notify_socket(asgi_server, bob) as b, \
+            notify_socket(asgi_server, carol) as c:
+        for socket in (a, b, c):
+            receive(socket)
+        with effects.batched():
+            with transaction.atomic():
+                first = human_match(alice, bob)
+                second = human_match(carol, alice)
+                live_notify_many([(first.match_id, "Cup, round 1", None), (second.match_id, "Cup, round 1", None)])
+            # Committed, but the batch holds its sends until it ends.
+            assert nothing_comes(a, 1.0)
+        told = sorted((receive(a)["match"]["id"], receive(a)["match"]["id"]))
+        assert told == sorted((first.match_id, second.match_id))
+        assert receive(b)["match"] == {"id": first.match_id, "url": f"/live/{first.match_id}/",
+                                       "title": "Cup, round 1", "opponents": ["alice"], "game": "TempoFront"}
+        assert receive(c)["match"]["opponents"] == ["alice"]
+        assert nothing_comes(b)
+
+
+def test_a_refused_announcement_in_a_list_sends_none_of_it(players):
+    alice, bob, _ = players
+    live = human_match(alice, bob)
+    with pytest.raises(LiveError) as refused:
+        live_notify_many([(live.match_id, "Cup", None), (live.match_id + 1000, "Cup", None)])
+    assert refused.value.code == "not_found"
+
+
+def test_matchmaking_and_an_accepted_challenge_tell_the_players_on_any_page(asgi_server, players):
+    """Players matched by the queue, and a challenger whose challenge is accepted, hear of
+    their match on whatever page they are (not only on /live/)."""
+    alice, bob, carol = players
+    decks = {u.pk: make_deck(u, "tempofront", index=i).latest_version for i, u in enumerate(players)}
+    with notify_socket(asgi_server, alice) as a, notify_socket(asgi_server, bob) as b, \
+            notify_socket(asgi_server, carol) as c:
+        for socket in (a, b, c):
+            receive(socket)
+        services.live_queue_join(user=alice, deck_version=decks[alice.pk])
+        services.live_queue_join(user=bob, deck_version=decks[bob.pk])
+        matched = LiveMatch.objects.get(seats__user=alice)
+        for socket, opponent in ((a, "bob"), (b, "alice")):
+            match = receive(socket)["match"]
+            assert match["id"] == matched.match_id and match["opponents"] == [opponent]
+            assert match["title"] == "Matchmaking: your live match is ready"
+        challenge = services.live_challenge(challenger=carol, challenged_username="bob",
+                                            deck_version=decks[carol.pk])
+        assert nothing_comes(c, 1.0)  # a challenge alone starts nothing
+        answered = services.live_challenge_answer(challenge_id=challenge.pk, user=bob, accept=True,
+                                                  deck_version=decks[bob.pk])
+        match = receive(c)["match"]
+        assert match["id"] == answered.match_id and match["title"] == "bob accepted your challenge"
+        assert match["opponents"] == ["bob"]
 
 
 def test_anonymous_sockets_are_told_to_sign_in_and_closed(asgi_server, db):
