@@ -304,10 +304,15 @@ def start_timed(event_id: int) -> dict:
     from django.db import connections
 
     from live import notify, selectors, services
+
+    # The organiser's button is served by a web process that has its URLs loaded already:
+    # load them here too, so that the first reverse() of the round is not timed as its own.
+    from live.models import LiveMatch
     from tournaments.models import Round, Tournament
     from tournaments.services import tournament_start
     from web import effects
 
+    LiveMatch(match_id=1).get_absolute_url()
     timings = Timings()
     timings.wrap(services, "live_create", "live_create (per match, in the transaction)")
     timings.wrap(selectors, "view_payload", "view_payload (seat and public views)")
@@ -387,20 +392,34 @@ class CpuSampler:
     """CPU seconds used so far by each part of the machine's work, sampled every quarter
     second from /proc (Linux): the stack's processes by their Procfile line, this
     process (which pairs round 1), the client processes, and PostgreSQL and Redis (all of
-    their processes: other work on the machine counts there too)."""
+    their processes: other work on the machine counts there too).
+
+    It samples in a child process of its own (``start``, ``stop``): a thread would hold
+    the interpreter lock of the process that pairs round 1 while it reads /proc."""
 
     def __init__(self, stack_pid: int, clients: list[int]) -> None:
-        import threading
+        import multiprocessing
 
         self.stack_pid, self.clients = stack_pid, clients
+        self.me = os.getpid()
         self.args: dict[int, str] = {}
         self.samples: list[tuple[float, dict[str, float]]] = []
         self.tick = os.sysconf("SC_CLK_TCK")
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        context = multiprocessing.get_context("fork")
+        self.stopped = context.Event()
+        self.receiver, self.sender = context.Pipe(duplex=False)
+        self.process = context.Process(target=self.run, daemon=True)
+
+    def start(self) -> None:
+        self.process.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.samples = self.receiver.recv()
+        self.process.join(timeout=10)
 
     def part(self, pid: int, args: str, parents: dict[int, int]) -> str | None:
-        if pid == os.getpid():
+        if pid == self.me:
             return "pairing process (round 1)"
         if pid in self.clients:
             return "scripted players (clients)"
@@ -444,8 +463,10 @@ class CpuSampler:
         return out
 
     def run(self) -> None:
+        """In the child: sample until stopped, then hand the samples to the parent."""
         while not self.stopped.wait(0.25):
             self.samples.append((time.time(), self.sample()))
+        self.sender.send(self.samples)
 
     def between(self, begin: float, end: float) -> dict[str, float]:
         """CPU seconds each part used from ``begin`` to ``end`` (wall-clock times)."""
@@ -640,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
                 clients.append(subprocess.Popen([PYTHON, __file__, "--client", str(spec_path)], cwd=ROOT, env=env,
                                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
             cpu = CpuSampler(stack.pid, [c.pid for c in clients])
-            cpu.thread.start()
+            cpu.start()
             for client in clients:
                 line = client.stdout.readline()
                 if not line.startswith("ready"):
@@ -659,7 +680,7 @@ def main(argv: list[str] | None = None) -> int:
                 reports += result["players"]
                 rtts += result["rtts"]
             clients = []
-            cpu.stopped.set()
+            cpu.stop()
             checked = check_event(event_id, reports, cpu)
             quiet = probe(f"127.0.0.1:{port}", run)
         finally:

@@ -346,7 +346,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         order = _seeding_order(tournament, entries)
         for number, entry in enumerate(order, start=1):
             entry.seed = number
-            entry.save(update_fields=["seed"])
+        Entry.objects.bulk_update(order, ["seed"], batch_size=1000)
         tournament.state = Tournament.State.RUNNING
         tournament.started = now
         tournament.total_rounds = plan.group_rounds(tournament, len(entries))
@@ -585,6 +585,7 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
         raise Conflict(f"Round {number} is already paired.") from None
     entries = {e.pk: e for e in tournament.entries.select_related("player", "deck_version", "deck_version__deck")}
     announce: list[tuple[int, str, str | None]] = []
+    pairings: list[Pairing] = []
     for table, spec in enumerate(step.pairings, start=1):
         pairing = Pairing(round=new_round, table=table, key=spec.key, entries=list(spec.entries),
                           seat_entries=list(spec.entries))
@@ -594,8 +595,7 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
         elif spec.walkover is not None:
             pairing.status = Pairing.Status.DONE
             pairing.result = plan.walkover_result(spec.entries, spec.walkover)
-        pairing.save()
-        if pairing.status == Pairing.Status.PLAYING:
+        else:
             try:
                 pairing.match = _create_match(tournament, pairing, pairing.entries, best_of=tournament.best_of,
                                               entries=entries, announce=announce)
@@ -604,7 +604,9 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
                 # for the organiser, who drops the player and re-runs it as a walkover.
                 pairing.status = Pairing.Status.FAILED
                 pairing.result = {"error": "; ".join(exc.messages)}
-            pairing.save(update_fields=["match", "status", "result"])
+        pairings.append(pairing)
+    # Every table in one statement, each written once its match exists.
+    Pairing.objects.bulk_create(pairings, batch_size=500)
     tournament.current_round = number
     tournament.save(update_fields=["current_round", "updated"])
     if tournament.is_live:

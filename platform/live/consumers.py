@@ -27,6 +27,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from live import selectors, services
 from live.models import LiveMatch
@@ -56,19 +57,27 @@ def _collected(service, **kwargs) -> list:
 _run_move = database_sync_to_async(_collected, thread_sensitive=False)
 
 
-def _seat_of(match_id: int, user) -> int | None:
-    """The user's seat, or None; a seated player's first connection records that they
-    showed up (``services.live_seat_present``), in the same trip to a database thread."""
+def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict]:
+    """The user's seat (None: a spectator) and the opening view it gets, in one trip to a
+    database thread; a seated player's first connection records that they showed up
+    (``services.live_seat_present``). Raises ``LiveMatch.DoesNotExist``."""
     live = selectors.live_get(match_id=match_id)
     rows = selectors.live_seats(live=live)
     seat = selectors.seat_of(rows=rows, user=user)
     if seat is not None and any(r.user_id == user.pk and r.connected_at is None for r in rows):
-        services.live_seat_present(match_id=match_id, user=user)
-    return seat
+        now = timezone.now()
+        if services.live_seat_present(match_id=match_id, user=user, now=now):
+            for row in rows:
+                if row.user_id == user.pk and row.connected_at is None:
+                    row.connected_at = now
+    return seat, selectors.opening_payload(match_id=match_id, seat=seat, live=live, rows=rows)
 
 
-_read_seat = database_sync_to_async(_seat_of, thread_sensitive=False)
-_read_opening = database_sync_to_async(
+# Opening a board reads on the pool threads, as moves run (``_run_move``), not on the one
+# thread for synchronous code: when a round of a live event starts, hundreds of boards open
+# at once, and their reads wait for PostgreSQL side by side instead of one after another.
+_read_opening = database_sync_to_async(_seat_and_opening, thread_sensitive=False)
+_read_view = database_sync_to_async(
     lambda match_id, seat: selectors.opening_payload(match_id=match_id, seat=seat), thread_sensitive=False)
 
 
@@ -82,8 +91,16 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         self.refilled = time.monotonic()
         self.refused = 0
         self.pending: set[asyncio.TimerHandle] = set()
+        # Join the match's group before reading the position: a move committed in between
+        # then arrives after the opening view (clients skip a view older than the one they
+        # have) instead of being lost. The group's messages carry every seat's view; only
+        # this socket's own (``self.group``) is ever sent to the client. Messages are
+        # handled one at a time, so none is handled before this method returns.
+        self.match_group = services.group_match(self.match_id)
+        async with services.layer_gate():
+            await self.channel_layer.group_add(self.match_group, self.channel_name)
         try:
-            self.seat = await self._seat()
+            self.seat, opening = await _read_opening(self.match_id, self.user)
         except LiveMatch.DoesNotExist:
             # Accepted first so that the client reads why (a refused handshake is a bare 403).
             await self.accept()
@@ -92,25 +109,9 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group = (services.group_public(self.match_id) if self.seat is None
                       else services.group_for_seat(self.match_id, self.seat))
-        # Join the match's group before reading the position: a move committed in between
-        # then arrives after the opening view (clients skip a view older than the one they
-        # have) instead of being lost. The group's messages carry every seat's view; only
-        # this socket's own (``self.group``) is ever sent to the client.
-        self.match_group = services.group_match(self.match_id)
-        async with services.layer_gate():
-            await self.channel_layer.group_add(self.match_group, self.channel_name)
         await self.accept()
-        await self.send_json(await self._opening())
+        await self.send_json(opening)
 
-    # Opening a board reads on the pool threads, as moves run (``_run_move``), not on the
-    # one thread for synchronous code: when a round starts, hundreds of boards open at
-    # once and their reads wait for PostgreSQL side by side instead of one after another.
-
-    async def _seat(self) -> int | None:
-        return await _read_seat(self.match_id, self.user)
-
-    async def _opening(self) -> dict:
-        return await _read_opening(self.match_id, self.seat)
 
     async def dispatch(self, message: dict) -> None:
         # Channels' dispatch first closes stale connections of the thread for synchronous
@@ -181,7 +182,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "resign":
             await self._call(services.live_resign, match_id=self.match_id, user=self.user)
         elif kind == "view":
-            await self.send_json(await self._opening())
+            await self.send_json(await _read_view(self.match_id, self.seat))
         else:
             await self.error("unknown_type", f"unknown frame type {kind!r}; expected act, resign, ping or view")
 

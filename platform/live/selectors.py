@@ -181,14 +181,18 @@ def seat_of(*, rows: Sequence[LiveSeat], user) -> int | None:
     return next((r.seat for r in rows if r.user_id == user.pk), None)
 
 
-def opening_payload(*, match_id: int, seat: int | None, now: datetime | None = None) -> dict[str, Any]:
+def opening_payload(*, match_id: int, seat: int | None, now: datetime | None = None,
+                    live: LiveMatch | None = None, rows: Sequence[LiveSeat] | None = None) -> dict[str, Any]:
     """What a socket receives on connect: the seat's (or the public) view as it stands,
     with every event so far that the seat may see (``events``), so a reload resumes the
     same board and log. Spectators of a delayed match see the position as it was
-    ``spectator_delay`` seconds ago."""
+    ``spectator_delay`` seconds ago. ``live`` and ``rows``: the match and its seats when
+    the caller has just read them (:func:`live_get`, :func:`live_seats`)."""
     now = now or timezone.now()
-    live = live_get(match_id=match_id)
-    rows = live_seats(live=live)
+    if live is None:
+        live = live_get(match_id=match_id)
+    if rows is None:
+        rows = live_seats(live=live)
     upto = None
     if seat is None and live.spectator_delay and not live.is_over:
         cutoff = int((now - timedelta(seconds=live.spectator_delay)).timestamp() * 1000)

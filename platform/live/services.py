@@ -174,20 +174,24 @@ def live_create(
     spectator_delay = conf.spectator_delay() if spectator_delay is None else int(spectator_delay)
 
     now = timezone.now()
-    with transaction.atomic():
+    to_act = set(state.to_act())
+    rows = [
+        LiveSeat(seat=i, user=s.user, bot=s.bot, deck_version=s.deck_version,
+                 remaining_ms=initial_ms, running_since=now if i in to_act else None)
+        for i, s in enumerate(specs)
+    ]
+    # No savepoint of its own: everything that can be refused was checked above, so inside
+    # a caller's transaction (a tournament round creates a hundred matches in one) a
+    # failure here fails the caller's transaction anyway; four statements a match.
+    with transaction.atomic(savepoint=False):
         match = match_services.match_create_live(created_by=created_by, deck_versions=[s.deck_version for s in specs],
                                                  pilots=[s.bot or HUMAN for s in specs], params=clean_params, seed=seed)
         live = LiveMatch.objects.create(match=match, game=game.name, initial_ms=initial_ms,
-                                        increment_ms=increment_ms, spectator_delay=spectator_delay)
-        to_act = set(state.to_act())
-        rows = [
-            LiveSeat(live=live, seat=i, user=s.user, bot=s.bot, deck_version=s.deck_version,
-                     remaining_ms=initial_ms, running_since=now if i in to_act else None)
-            for i, s in enumerate(specs)
-        ]
+                                        increment_ms=increment_ms, spectator_delay=spectator_delay,
+                                        next_deadline=_next_deadline(rows))
+        for row in rows:
+            row.live = live
         LiveSeat.objects.bulk_create(rows)
-        live.next_deadline = _next_deadline(rows)
-        live.save(update_fields=["next_deadline"])
         engine_state.remember(match.pk, 0, state)
         # No views are broadcast for a new match: no socket can have joined its group
         # before it existed, and a board's opening view is read when it connects.

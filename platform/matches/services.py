@@ -201,7 +201,8 @@ def match_create_live(
         raise ValidationError({"pilots": [f"one pilot per deck: {len(versions)} decks but {len(pilots)} pilots"]})
     game_name, clean_params, seed = _validated(versions, best_of=1, params=params, seed=seed)
     salt = fairness.new_salt()
-    with transaction.atomic():
+    # Two inserts that stand or fall together; no savepoint inside a caller's transaction.
+    with transaction.atomic(savepoint=False):
         match = Match.objects.create(
             game=game_name, kind=Match.Kind.LIVE, status=Match.Status.RUNNING, best_of=1, seed=seed,
             params=clean_params, created_by=created_by, started=timezone.now(), lease_owner=LIVE_LEASE_OWNER,

@@ -49,8 +49,8 @@ class _Batch:
 def batched() -> Iterator[None]:
     """Gather the :func:`send_task` and :func:`group_send` calls made in the block (the
     on-commit effects of a transaction that commits inside it) and send them when it
-    ends: every group send together from one event loop, then every task through one
-    broker connection. A round of a live event announces hundreds of matches at once;
+    ends: the group sends together from one event loop (one group's messages in their
+    order), then every task through one broker connection, in order. A round of a live event announces hundreds of matches at once;
     one by one, each send opened an event loop or a connection of its own.
 
     Nested blocks join the outermost one. Nothing is lost if the block raises: what was
@@ -90,15 +90,21 @@ async def _send_all(sends: Sequence[tuple[str, Event]]) -> None:
     if layer is None:
         return
     gate = asyncio.Semaphore(BATCH_SENDS_IN_FLIGHT)
+    # Groups side by side; the messages of one group in the order they were sent (a
+    # board's final view before the view that links its next game).
+    by_group: dict[str, list[Event]] = {}
+    for group, message in sends:
+        by_group.setdefault(group, []).append(message)
 
-    async def send(group: str, message: Event) -> None:
-        async with gate:
-            await layer.group_send(group, message)
+    async def send(group: str, messages: list[Event]) -> None:
+        for message in messages:
+            try:
+                async with gate:
+                    await layer.group_send(group, message)
+            except Exception:  # logged, and the group's next message is still sent
+                logger.exception("could not broadcast to group %r", group)
 
-    results = await asyncio.gather(*(send(group, message) for group, message in sends), return_exceptions=True)
-    for (group, _), result in zip(sends, results, strict=True):
-        if isinstance(result, BaseException):
-            logger.error("could not broadcast to group %r", group, exc_info=result)
+    await asyncio.gather(*(send(group, messages) for group, messages in by_group.items()))
 
 
 def _send_task(app, name: str, args: list[Any], queue: str, countdown: float | None, **options: Any) -> bool:

@@ -72,21 +72,41 @@ def test_a_batch_holds_its_sends_and_tasks_until_it_ends_then_sends_them_all(mon
     """``effects.batched``: what a round of a live event announces goes out when the block
     ends: every group send (through the real channel layer), then every task, through one
     broker connection; a nested block joins the outer one."""
+    import asyncio
+    import threading
+
     from config.celery import app
     from web import effects
 
-    layer, channel = _listener()
     sent: list[tuple[str, list, dict]] = []
     monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options)))
-    with effects.batched():
+    inside, release = threading.Event(), threading.Event()
+
+    def batch() -> None:
         with effects.batched():
-            assert effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "a"})
-        assert effects.group_send(SITE_GROUP, lambda: {"type": "site.heartbeat", "worker": "b"})
-        assert effects.send_task("t.one", args=[1], queue="q")
-        assert effects.send_task("t.two", args=[2], queue="q", countdown=3.0)
-        # Nothing has gone out yet, not even what the inner block sent.
-        assert _received(layer, channel) is None and sent == []
-    assert [_received(layer, channel)["worker"] for _ in range(2)] == ["a", "b"]
+            with effects.batched():
+                assert effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "a"})
+            assert effects.group_send(SITE_GROUP, lambda: {"type": "site.heartbeat", "worker": "b"})
+            assert effects.send_task("t.one", args=[1], queue="q")
+            assert effects.send_task("t.two", args=[2], queue="q", countdown=3.0)
+            inside.set()
+            release.wait(10)
+
+    async def scenario() -> list[str]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(SITE_GROUP, channel)
+        running = asyncio.get_running_loop().run_in_executor(None, batch)
+        assert await asyncio.to_thread(inside.wait, 10)
+        # Inside the block nothing has gone out, not even what the inner block sent.
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(channel), 1.0)
+        assert sent == []
+        release.set()
+        await running
+        return [(await asyncio.wait_for(layer.receive(channel), 5.0))["worker"] for _ in range(2)]
+
+    assert async_to_sync(scenario)() == ["a", "b"]  # one group's messages keep their order
     assert [(name, args, options["countdown"]) for name, args, options in sent] == [
         ("t.one", [1], None), ("t.two", [2], 3.0)]
     producers = {id(options["producer"]) for _, _, options in sent}
