@@ -270,8 +270,8 @@ def create_event(*, players: int, rounds: int, run: str) -> tuple[int, list[dict
 class Timings:
     """Time spent in named functions of this process (count, seconds), by wrapping them in
     place for the duration of one call: how round 1's transaction and its after-commit
-    work divide their time. Nested calls are counted in both (a view built while a match is
-    created is in both ``live_create`` and ``view_payload``)."""
+    work divide their time. Nested calls are counted in both (the task sends are inside the
+    after-commit batch)."""
 
     def __init__(self) -> None:
         self.spent: dict[str, list] = {}
@@ -303,7 +303,7 @@ def start_timed(event_id: int) -> dict:
     """Start the event (round 1 is paired in this process), timing its parts."""
     from django.db import connections
 
-    from live import notify, selectors, services
+    from live import notify, services
 
     # The organiser's button is served by a web process that has its URLs loaded already:
     # load them here too, so that the first reverse() of the round is not timed as its own.
@@ -315,7 +315,6 @@ def start_timed(event_id: int) -> dict:
     LiveMatch(match_id=1).get_absolute_url()
     timings = Timings()
     timings.wrap(services, "live_create", "live_create (per match, in the transaction)")
-    timings.wrap(selectors, "view_payload", "view_payload (seat and public views)")
     timings.wrap(type(connections["default"]), "commit", "commit")
     timings.wrap(notify, "_notices", "notices read after commit (the round's, in one query)")
     timings.wrap(effects, "_send_task", "Celery send_task after commit (one broker connection)")

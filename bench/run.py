@@ -219,8 +219,9 @@ def live_tournament_markdown(result: dict | None, machine: dict, shown: str, pro
               f"time {result['wall_s']:.0f} s. Target **{'met' if met else 'not met'}**. Command: `{shown}`.", ""]
     parts = (result.get("round_1_in_this_process") or {}).get("parts") or {}
     if parts:
-        lines += ["Round 1 in the process that paired it (time inside each function, summed; views are built "
-                  "inside `live_create`):", "", "| Part | Calls | Seconds | ms per call |",
+        lines += ["Round 1 in the process that paired it (time inside each function, summed; a new match "
+                  "broadcasts no views, and the after-commit batch sends the notices together, then the tasks):",
+                  "", "| Part | Calls | Seconds | ms per call |",
                   "| --- | ---: | ---: | ---: |"]
         lines += [f"| {name} | {p['calls']} | {p['seconds']} | {p['ms_per_call']} |" for name, p in parts.items()]
         lines.append("")

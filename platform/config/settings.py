@@ -153,11 +153,17 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"queue_order_strategy": "priority"}
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py's default socket timeout (5 s) equals channels_redis's blocking read
-            # (RedisChannelLayer.brpop_timeout, 5 s): every idle socket's read then failed
-            # with TimeoutError. The read timeout must stay well above the blocking read
-            # (tests/platform/test_redis_sockets.py checks it, and an idle socket for 30 s).
+            # Redis pub/sub: each process holds one subscribed connection, and messages are
+            # pushed to it as they are published, many per read. channels_redis's list-based
+            # layer (channels_redis.core) pops one message per Redis round trip, one after
+            # another in each process: when a live event's round starts (hundreds of notices,
+            # board sockets joining their groups, the first moves' views), notices reached
+            # their sockets seconds late (bench/RESULTS.md, "Live Swiss of people").
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # redis-py's default socket timeout (5 s) once killed every idle WebSocket under
+            # the list-based layer's 5 s blocking read: the read timeout stays well above
+            # both that and the pub/sub reader's health checks (tests/platform/
+            # test_redis_sockets.py keeps a socket idle for 35 s).
             "CONFIG": {
                 "hosts": [
                     {
@@ -168,10 +174,6 @@ if REDIS_URL:
                         "health_check_interval": 15,
                     }
                 ],
-                # Messages to all the sockets of one web process wait in one Redis list;
-                # past ``capacity`` a group send silently drops them (channels_redis's
-                # default is 100: a few hundred live sockets behind one busy process lose views).
-                "capacity": 1000,
             },
         }
     }

@@ -61,8 +61,10 @@ def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict]:
     """The user's seat (None: a spectator) and the opening view it gets, in one trip to a
     database thread; a seated player's first connection records that they showed up
     (``services.live_seat_present``). Raises ``LiveMatch.DoesNotExist``."""
-    live = selectors.live_get(match_id=match_id)
-    rows = selectors.live_seats(live=live)
+    found = services.live_read(match_id=match_id)
+    if found is None:
+        raise LiveMatch.DoesNotExist(f"there is no live match {match_id}")
+    live, rows = found
     seat = selectors.seat_of(rows=rows, user=user)
     if seat is not None and any(r.user_id == user.pk and r.connected_at is None for r in rows):
         now = timezone.now()

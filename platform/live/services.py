@@ -313,15 +313,25 @@ def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
 def _locked(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
     # Only the live match row is locked (the Match row is read lazily when a state must be
     # rebuilt, and locked by whoever finishes the match).
-    # Two plain statements, written out: this runs on every move, and building them with
-    # the query compiler cost more than running them.
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    live = next(iter(LiveMatch.objects.raw(
-        f"SELECT * FROM {LiveMatch._meta.db_table} WHERE match_id = %s{lock}", [match_id])), None)
-    if live is None:
+    found = live_read(match_id=match_id, lock=True)
+    if found is None:
         raise LiveError("not_found", f"there is no live match {match_id}", status=404)
+    live, rows = found
     if live.is_over:
         raise LiveError("finished", "the match is over")
+    return live, rows
+
+
+def live_read(*, match_id: int, lock: bool = False) -> tuple[LiveMatch, list[LiveSeat]] | None:
+    """The live match ``match_id`` and its seats (each with its user and deck version), or
+    None; ``lock`` locks the live match row. Two plain statements, written out: this runs
+    on every move and every board opened, and building them with the query compiler cost
+    more than running them; the seats' users and decks are kept per process."""
+    lock_sql = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    live = next(iter(LiveMatch.objects.raw(
+        f"SELECT * FROM {LiveMatch._meta.db_table} WHERE match_id = %s{lock_sql}", [match_id])), None)
+    if live is None:
+        return None
     rows = list(LiveSeat.objects.raw(f"SELECT * FROM {LiveSeat._meta.db_table} WHERE live_id = %s ORDER BY seat",
                                      [live.pk]))
     _attach_seat_details(live.pk, rows)

@@ -50,7 +50,8 @@ def batched() -> Iterator[None]:
     """Gather the :func:`send_task` and :func:`group_send` calls made in the block (the
     on-commit effects of a transaction that commits inside it) and send them when it
     ends: the group sends together from one event loop (one group's messages in their
-    order), then every task through one broker connection, in order. A round of a live event announces hundreds of matches at once;
+    order), then every task through one broker connection, in order (a task due now sent
+    again with the same arguments is sent once). A round of a live event announces hundreds of matches at once;
     one by one, each send opened an event loop or a connection of its own.
 
     Nested blocks join the outermost one. Nothing is lost if the block raises: what was
@@ -123,7 +124,12 @@ def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | 
 
     batch = getattr(_batch, "current", None)
     if batch is not None:
-        batch.tasks.append((name, list(args), queue, countdown))
+        task = (name, list(args), queue, countdown)
+        # The same task, with the same arguments, due now, is sent once per batch: every
+        # game of a round decided at its limit asks its event to advance, and one message
+        # does what a hundred would (the task reads the state when it runs).
+        if countdown is not None or task not in batch.tasks:
+            batch.tasks.append(task)
         return True
     return _send_task(app, name, list(args), queue, countdown)
 

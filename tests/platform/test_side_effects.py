@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.test import override_settings
@@ -18,42 +17,77 @@ from web.services import SITE_GROUP, heartbeat_record
 pytestmark = pytest.mark.django_db
 
 
-def _listener() -> tuple[object, str]:
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(SITE_GROUP, channel)
-    return layer, channel
+class Listener:
+    """A socket's side of the channel layer, in a thread with an event loop of its own
+    (as a web process has): a channel in ``SITE_GROUP`` that keeps every message it is sent
+    while the test goes on, so that a message is never missed for want of a listener (the
+    Redis pub/sub layer keeps nothing for a channel nobody listens to)."""
 
-
-def _received(layer, channel: str) -> dict | None:
-    async def poll():
+    def __init__(self) -> None:
         import asyncio
+        import queue
+        import threading
+
+        self.messages: queue.Queue = queue.Queue()
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        async def listen() -> None:
+            layer = get_channel_layer()
+            channel = await layer.new_channel()
+            await layer.group_add(SITE_GROUP, channel)
+            ready.set()
+            while True:
+                self.messages.put(await layer.receive(channel))
+
+        def run() -> None:
+            asyncio.set_event_loop(self.loop)
+            self.task = self.loop.create_task(listen())
+            try:
+                self.loop.run_until_complete(self.task)
+            except BaseException:  # cancelled by close()
+                pass
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(10), "the listener could not join its group"
+
+    def get(self, timeout: float = 1.0) -> dict | None:
+        import queue
 
         try:
-            return await asyncio.wait_for(layer.receive(channel), timeout=1.0)
-        except TimeoutError:
+            return self.messages.get(timeout=timeout)
+        except queue.Empty:
             return None
 
-    return async_to_sync(poll)()
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(10)
 
 
-def test_a_beat_is_broadcast_once_committed(django_capture_on_commit_callbacks):
-    layer, channel = _listener()
+@pytest.fixture
+def listener():
+    listening = Listener()
+    yield listening
+    listening.close()
+
+
+def test_a_beat_is_broadcast_once_committed(listener, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         heartbeat_record(worker="w1")
     assert len(callbacks) == 1  # the broadcast waits for the commit
+    assert listener.get() is None
     callbacks[0]()
-    message = _received(layer, channel)
+    message = listener.get(5.0)
     assert message is not None and message["type"] == "site.heartbeat" and message["worker"] == "w1"
 
 
-def test_a_write_that_rolls_back_broadcasts_nothing(django_capture_on_commit_callbacks):
-    layer, channel = _listener()
+def test_a_write_that_rolls_back_broadcasts_nothing(listener, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(RuntimeError), transaction.atomic():
             heartbeat_record(worker="w2")
             raise RuntimeError("the request failed after the write")
-    assert callbacks == [] and _received(layer, channel) is None
+    assert callbacks == [] and listener.get() is None
     assert not Heartbeat.objects.filter(worker="w2").exists()
 
 
@@ -68,60 +102,41 @@ def test_a_channel_layer_that_is_down_does_not_fail_a_recorded_beat(closed_port,
     assert f"could not broadcast to group '{SITE_GROUP}'" in caplog.text
 
 
-def test_a_batch_holds_its_sends_and_tasks_until_it_ends_then_sends_them_all(monkeypatch):
+def test_a_batch_holds_its_sends_and_tasks_until_it_ends_then_sends_them_all(listener, monkeypatch):
     """``effects.batched``: what a round of a live event announces goes out when the block
     ends: every group send (through the real channel layer), then every task, through one
     broker connection; a nested block joins the outer one."""
-    import asyncio
-    import threading
-
     from config.celery import app
     from web import effects
 
     sent: list[tuple[str, list, dict]] = []
     monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options)))
-    inside, release = threading.Event(), threading.Event()
-
-    def batch() -> None:
+    with effects.batched():
         with effects.batched():
-            with effects.batched():
-                assert effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "a"})
-            assert effects.group_send(SITE_GROUP, lambda: {"type": "site.heartbeat", "worker": "b"})
-            assert effects.send_task("t.one", args=[1], queue="q")
-            assert effects.send_task("t.two", args=[2], queue="q", countdown=3.0)
-            inside.set()
-            release.wait(10)
-
-    async def scenario() -> list[str]:
-        layer = get_channel_layer()
-        channel = await layer.new_channel()
-        await layer.group_add(SITE_GROUP, channel)
-        running = asyncio.get_running_loop().run_in_executor(None, batch)
-        assert await asyncio.to_thread(inside.wait, 10)
-        # Inside the block nothing has gone out, not even what the inner block sent.
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(layer.receive(channel), 1.0)
-        assert sent == []
-        release.set()
-        await running
-        return [(await asyncio.wait_for(layer.receive(channel), 5.0))["worker"] for _ in range(2)]
-
-    assert async_to_sync(scenario)() == ["a", "b"]  # one group's messages keep their order
+            assert effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "a"})
+        assert effects.group_send(SITE_GROUP, lambda: {"type": "site.heartbeat", "worker": "b"})
+        assert effects.send_task("t.one", args=[1], queue="q")
+        assert effects.send_task("t.two", args=[2], queue="q", countdown=3.0)
+        assert effects.send_task("t.one", args=[1], queue="q")  # the same, due now: sent once
+        assert effects.send_task("t.two", args=[2], queue="q", countdown=3.0)  # due later: kept
+        # Nothing has gone out yet, not even what the inner block sent.
+        assert listener.get() is None and sent == []
+    # One group's messages keep their order.
+    assert [listener.get(5.0)["worker"] for _ in range(2)] == ["a", "b"]
     assert [(name, args, options["countdown"]) for name, args, options in sent] == [
-        ("t.one", [1], None), ("t.two", [2], 3.0)]
+        ("t.one", [1], None), ("t.two", [2], 3.0), ("t.two", [2], 3.0)]
     producers = {id(options["producer"]) for _, _, options in sent}
     assert len(producers) == 1  # one broker connection for the batch
 
 
-def test_a_batch_that_raises_still_sends_what_was_gathered(monkeypatch):
+def test_a_batch_that_raises_still_sends_what_was_gathered(listener):
     from web import effects
 
-    layer, channel = _listener()
     with pytest.raises(RuntimeError), effects.batched():
         effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "c"})
         raise RuntimeError("the step failed after an earlier transaction committed")
-    message = _received(layer, channel)
+    message = listener.get(5.0)
     assert message is not None and message["worker"] == "c"
     # Outside a batch, a send goes at once again.
     effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "d"})
-    assert _received(layer, channel)["worker"] == "d"
+    assert listener.get(5.0)["worker"] == "d"
