@@ -175,13 +175,21 @@ def live_tournament_section(machine: dict, players: int = 256, rounds: int = 2) 
     return live_tournament_markdown(result, machine, shown)
 
 
+def web_processes_text(result: dict | None) -> str:
+    count = (result or {}).get("web_processes", 1)
+    if count == 1:
+        return "one web process"
+    return f"{count} web processes, uvicorn `--workers {count}` as docker-compose runs the web service"
+
+
 def live_tournament_markdown(result: dict | None, machine: dict, shown: str, problem: str = "") -> str:
     """The section of a bench/live_tournament.py summary (``result``), or of why there is none."""
     lines = [f"## {LIVE_TOURNAMENT}", "",
              "Goal: a 256-person live Swiss on this machine with scripted players (think time 5 s): round start "
              "to every board open, p95 under 2 s; no match lost or doubled.", "",
-             "The stack as `make serve` starts it (the Procfile: one web process, match worker, live worker, "
-             "periodic worker, beat) on PostgreSQL and Redis with `DJANGO_DEBUG=0`; the players are scripted "
+             "The stack as `make serve` starts it (the Procfile: " + web_processes_text(result) + ", match worker, "
+             "live worker, periodic worker, beat) on PostgreSQL and Redis with `DJANGO_DEBUG=0`; the players are "
+             "scripted "
              "clients in two processes on the same machine, each holding `/ws/notify/` open, opening its board "
              "socket on `notify.match` and playing random legal actions after an exponentially distributed think "
              "time (mean 5 s) until the round's time limit decides the game. Board open = first seat view on the "
