@@ -12,6 +12,9 @@ committed, so :func:`send_task` and :func:`group_send` log a failure instead of 
 it: the repair tasks (the matches sweeper, the tournaments and live ticks) redo what a
 lost task message would have done, and a page re-reads its state on its next update or
 reload. This module is the only place that catches those failures.
+
+A step that commits many effects at once (a live event's round: hundreds of notices and
+tasks) runs inside :func:`batched`, which sends them together when it ends.
 """
 
 from __future__ import annotations
