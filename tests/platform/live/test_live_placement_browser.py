@@ -182,7 +182,7 @@ def test_placement_offers_only_placeable_cards_once_each_and_places_them_as_plan
 
 @pytest.mark.django_db(transaction=True)
 def test_only_the_placing_seat_is_sent_what_it_may_place_at_each_location(alice, bob, sent):
-    from live import services
+    from live import selectors, services
     from live.services import SeatSpec
 
     mine = make_deck(alice, "conquest", index=0).latest_version
@@ -192,7 +192,12 @@ def test_only_the_placing_seat_is_sent_what_it_may_place_at_each_location(alice,
     users = [alice, bob]
 
     def last(group: str) -> dict:
-        return sent.for_group(group)[-1]
+        messages = sent.for_group(group)
+        if messages:
+            return messages[-1]
+        # A new match broadcasts nothing: before the first move, a board reads its opening view.
+        seat = None if group == services.group_public(live.match_id) else int(group.rsplit(".", 1)[1])
+        return selectors.opening_payload(match_id=live.match_id, seat=seat)
 
     for _ in range(10):  # both keep their hands and pass the Celestial phase
         seat_payloads = [last(services.group_for_seat(live.match_id, s)) for s in (0, 1)]
