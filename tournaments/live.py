@@ -299,13 +299,10 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
     live games are read in two queries for the whole round, and a table whose game is
     being played, with its no-show time and the round's deadline still ahead, costs
     nothing more."""
-    from live.models import LiveMatch, LiveSeat
+    from live.models import LiveMatch
 
     lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=[p.match_id for p in pairings])}
-    absent: dict[int, list[int]] = {}
-    for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives.values()], user__isnull=False,
-                                                   connected_at__isnull=True).values_list("live_id", "seat")):
-        absent.setdefault(live_id, []).append(seat)
+    absent = _absent_seats(lives.values())
     waiting = 0
     for pairing in pairings:
         live = lives.get(pairing.match_id)
@@ -315,6 +312,17 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
             continue
         waiting += sync_pairing(tournament, rnd, pairing, now)
     return waiting
+
+
+def _absent_seats(lives) -> dict[int, list[int]]:
+    """Live match pk -> the seats of people who have not connected yet, in one query."""
+    from live.models import LiveSeat
+
+    absent: dict[int, list[int]] = {}
+    for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives], user__isnull=False,
+                                                   connected_at__isnull=True).values_list("live_id", "seat")):
+        absent.setdefault(live_id, []).append(seat)
+    return absent
 
 
 def _game_started(rnd: Round, pairing: Pairing, live) -> datetime:
@@ -347,7 +355,7 @@ def settle_due_games(tournament_id: int, now: datetime) -> int:
     out a chunk at a time. Returns how many were decided; a game that is not due, or that
     something else decided meanwhile, is left alone (``sync_pairing`` still decides any
     game left over under the lock)."""
-    from live.models import LiveMatch, LiveSeat
+    from live.models import LiveMatch
     from live.services import live_adjudicate, live_forfeit
 
     tournament = (Tournament.objects.filter(pk=tournament_id, state=Tournament.State.RUNNING)
@@ -359,10 +367,7 @@ def settle_due_games(tournament_id: int, now: datetime) -> int:
         return 0
     pairings = {p.match_id: p for p in rnd.pairings.filter(status=Pairing.Status.PLAYING, match__isnull=False)}
     lives = list(LiveMatch.objects.filter(match_id__in=list(pairings), status=LiveMatch.Status.ACTIVE))
-    absent: dict[int, list[int]] = {}
-    for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives], user__isnull=False,
-                                                   connected_at__isnull=True).values_list("live_id", "seat")):
-        absent.setdefault(live_id, []).append(seat)
+    absent = _absent_seats(lives)
     due = [(live.match_id, decision) for live in lives
            if (decision := _decision(tournament, rnd, pairings[live.match_id], live, absent.get(live.pk, []), now))]
     for start in range(0, len(due), SETTLE_CHUNK):
