@@ -298,11 +298,15 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
     Every game end advances the event, so this runs often on rounds of many tables: the
     live games are read in two queries for the whole round, and a table whose game is
     being played, with its no-show time and the round's deadline still ahead, costs
-    nothing more."""
+    nothing more. The round's entries are read once, and the tables it decides are
+    written together (one statement), so that closing a round of many tables before the
+    next one is paired does not cost a few statements per table."""
     from live.models import LiveMatch
 
     lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=[p.match_id for p in pairings])}
     absent = _absent_seats(lives.values())
+    entries: dict[int, Entry] | None = None
+    decided: list[Pairing] = []
     waiting = 0
     for pairing in pairings:
         live = lives.get(pairing.match_id)
@@ -310,7 +314,11 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
                 tournament, rnd, pairing, live, absent.get(live.pk, []), now) is None:
             waiting += 1
             continue
-        waiting += sync_pairing(tournament, rnd, pairing, now)
+        if entries is None:
+            entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament)}
+        waiting += sync_pairing(tournament, rnd, pairing, now, live=live, entries=entries, decided=decided)
+    if decided:
+        Pairing.objects.bulk_update(decided, ["series", "result", "status"], batch_size=500)
     return waiting
 
 
@@ -380,19 +388,25 @@ def settle_due_games(tournament_id: int, now: datetime) -> int:
     return len(due)
 
 
-def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: datetime) -> bool:
+def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: datetime, *, live=None,
+                 entries: Mapping[int, Entry] | None = None, decided: list[Pairing] | None = None) -> bool:
     """Bring a live table up to date at ``now``; True while it still plays.
 
     A game whose player has not connected ``no_show_minutes`` after it started is
     forfeited by them; one still running at the round's deadline is decided there. A
     finished game joins the table's series; the series either decides the table (its
     result written, absences counted) or goes on with the next game, seats rotated,
-    linked from the last one's board."""
+    linked from the last one's board.
+
+    ``live`` (the table's live game), ``entries`` (the event's entries by key): when the
+    caller has read them. ``decided``: a table decided here is added to it, for the caller
+    to write (``series``, ``result``, ``status``), instead of being saved at once."""
     from live.models import LiveMatch
     from live.services import live_adjudicate, live_forfeit, live_link_next
 
     match = pairing.match
-    live = LiveMatch.objects.filter(match=match).first()
+    if live is None or live.match_id != match.pk:
+        live = LiveMatch.objects.filter(match=match).first()
     if live is None:
         return True
     if live.status == LiveMatch.Status.ACTIVE:
@@ -410,8 +424,11 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
         return True
     _record_game(pairing, live)
     elimination = rnd.stage in (Round.Stage.ELIMINATION, Round.Stage.TOP_CUT)
+    if entries is None:
+        entries = {e.pk: e for e in Entry.objects.filter(pk__in=pairing.entries)}
+    seeds = {pk: entries[pk].seed for pk in pairing.entries if pk in entries}
     result = series_result(pairing, best_of=tournament.best_of, elimination=elimination,
-                           past_deadline=rnd.deadline is not None and now >= rnd.deadline, seeds=_seeds(pairing))
+                           past_deadline=rnd.deadline is not None and now >= rnd.deadline, seeds=seeds)
     if result is None:
         seat_entries = _rotate(pairing.seat_entries or pairing.entries)
         previous = match.pk
@@ -428,8 +445,11 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
         return True
     pairing.result = result
     pairing.status = Pairing.Status.DONE
-    pairing.save(update_fields=["series", "result", "status"])
-    _count_absences(tournament, pairing, result)
+    if decided is None:
+        pairing.save(update_fields=["series", "result", "status"])
+    else:
+        decided.append(pairing)
+    _count_absences(tournament, [entries[pk] for pk in pairing.entries if pk in entries], result)
     return False
 
 
@@ -450,10 +470,6 @@ def _record_game(pairing: Pairing, live) -> None:
         if scores is not None else None
     pairing.series = [*pairing.series, {"match": live.match_id, "places": places, "forfeit": forfeited,
                                         "adjudicated": adjudicated, "conquest": conquest}]
-
-
-def _seeds(pairing: Pairing) -> dict[int, int]:
-    return dict(Entry.objects.filter(pk__in=pairing.entries).values_list("pk", "seed"))
 
 
 def _rotate(seat_entries: Sequence[int]) -> list[int]:
@@ -526,11 +542,13 @@ def series_result(pairing: Pairing, *, best_of: int, elimination: bool, past_dea
     return result
 
 
-def _count_absences(tournament: Tournament, pairing: Pairing, result: Mapping[str, Any]) -> None:
+def _count_absences(tournament: Tournament, entries: Sequence[Entry], result: Mapping[str, Any]) -> None:
     """A person who forfeited for absence adds one to their absences in a row, and drops
-    at two; one who showed up starts again from none."""
+    at two; one who showed up starts again from none (``entries``: the table's)."""
     forfeit = set(result.get("forfeit") or ())
-    for entry in Entry.objects.filter(pk__in=pairing.entries, plays=Entry.Plays.PERSON):
+    for entry in entries:
+        if entry.plays != Entry.Plays.PERSON:
+            continue
         if entry.pk in forfeit:
             entry.absences += 1
             fields = ["absences"]

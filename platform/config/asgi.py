@@ -2,7 +2,8 @@
 
 Served by uvicorn (``uvicorn config.asgi:application --lifespan off``). Static files are
 served by WhiteNoise's middleware inside the Django HTTP app, so they work here too.
-WebSocket connections carry the Django session user (``AuthMiddlewareStack``) and are
+WebSocket connections carry the Django session user (``web.ws_auth.PoolAuthMiddlewareStack``,
+Channels' ``AuthMiddlewareStack`` reading on the pool threads) and are
 refused when their Origin is not one of ``ALLOWED_HOSTS``, as a browser page from another
 site must not be able to open a socket with the visitor's cookies.
 """
@@ -18,15 +19,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before the consumers (and the models they import) are loaded.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from web.ws_auth import PoolAuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(PoolAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

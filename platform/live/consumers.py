@@ -60,18 +60,14 @@ _run_move = database_sync_to_async(_collected, thread_sensitive=False)
 def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict]:
     """The user's seat (None: a spectator) and the opening view it gets, in one trip to a
     database thread; a seated player's first connection records that they showed up
-    (``services.live_seat_present``). Raises ``LiveMatch.DoesNotExist``."""
+    (``services.live_seats_present``). Raises ``LiveMatch.DoesNotExist``."""
     found = services.live_read(match_id=match_id)
     if found is None:
         raise LiveMatch.DoesNotExist(f"there is no live match {match_id}")
     live, rows = found
     seat = selectors.seat_of(rows=rows, user=user)
-    if seat is not None and any(r.user_id == user.pk and r.connected_at is None for r in rows):
-        now = timezone.now()
-        if services.live_seat_present(match_id=match_id, user=user, now=now):
-            for row in rows:
-                if row.user_id == user.pk and row.connected_at is None:
-                    row.connected_at = now
+    if seat is not None:
+        services.live_seats_present(rows=rows, user=user, now=timezone.now())
     return seat, selectors.opening_payload(match_id=match_id, seat=seat, live=live, rows=rows)
 
 

@@ -5,6 +5,10 @@ process or worker can serve any move. Rebuilding costs one engine replay, so eac
 keeps the states it built, keyed by match and log length: the next move of the same match
 in the same process applies one action to the cached state instead of replaying them all.
 
+The opening of a match (its state before any action, and the events of the deal) is kept
+per process as well (:func:`opening`): every rebuild and every board opened starts from a
+copy of it instead of reading the match's seats and decks and dealing again.
+
 Callers use :func:`state_of` as a context manager, which holds the match's in-process lock
 while the state is used; writers hold the match row's database lock as well, so a cached
 state is only ever changed by the one transaction that appends to the log. A writer whose
@@ -28,6 +32,9 @@ CACHE_SIZE = 512
 _lock = threading.Lock()
 _cache: OrderedDict[int, tuple[int, State]] = OrderedDict()
 _match_locks: dict[int, threading.RLock] = {}
+#: match id -> (the live match's creation time, the opening state (never changed: copies
+#: are handed out), the events of the deal)
+_openings: OrderedDict[int, tuple[Any, State, list[Event]]] = OrderedDict()
 
 
 def _match_lock(match_id: int) -> threading.RLock:
@@ -35,11 +42,48 @@ def _match_lock(match_id: int) -> threading.RLock:
         return _match_locks.setdefault(match_id, threading.RLock())
 
 
-def new_state(match) -> State:
-    """The opening state of ``match`` (a ``matches.Match`` with its seats)."""
-    seats = sorted(match.seats.select_related("deck_version__deck"), key=lambda s: s.seat)
-    decks = [s.deck_version.to_engine() for s in seats]
+def new_state(match, decks: list | None = None) -> State:
+    """The opening state of ``match`` (a ``matches.Match`` with its seats); ``decks``: its
+    seats' engine decklists in seat order, when the caller has read them already."""
+    if decks is None:
+        seats = sorted(match.seats.select_related("deck_version__deck"), key=lambda s: s.seat)
+        decks = [s.deck_version.to_engine() for s in seats]
     return engine_games[match.game].new_match(decks, game_seed(match), match.params or {})
+
+
+def keep_opening(live, match, decks: list) -> None:
+    """Deal and keep the opening of ``live``'s ``match`` in this process, from its seats'
+    engine decklists (in seat order) read by the caller, unless it is kept already."""
+    with _lock:
+        kept = _openings.get(live.match_id)
+        if kept is not None and kept[0] == live.created:
+            return
+    _keep(live, new_state(match, decks))
+
+
+def _keep(live, state: State) -> tuple[Any, State, list[Event]]:
+    # Stamped with the live match's creation time: a match id used again (SQLite gives a
+    # rolled-back row's id to the next one) is not served another match's opening.
+    kept = (live.created, state, list(getattr(state, "opening_events", ())))
+    with _lock:
+        _openings[live.match_id] = kept
+        _openings.move_to_end(live.match_id)
+        while len(_openings) > CACHE_SIZE:
+            _openings.popitem(last=False)
+    return kept
+
+
+def opening(live) -> tuple[State, list[Event]]:
+    """A new state of ``live``'s match before any action (a copy of the one this process
+    keeps, dealt on first use), and the events of the deal."""
+    with _lock:
+        kept = _openings.get(live.match_id)
+        if kept is not None:
+            _openings.move_to_end(live.match_id)
+    if kept is None or kept[0] != live.created:
+        kept = _keep(live, new_state(live.match))
+    _, state, events = kept
+    return state.clone(), events
 
 
 def game_seed(match) -> int:
@@ -73,7 +117,7 @@ def state_of(live) -> Iterator[State]:
             except Exception:
                 state = None
         if state is None:
-            state = new_state(live.match)
+            state, _ = opening(live)
             for entry in live.log:
                 apply_entry(state, entry)
         _store(match_id, length, state)
@@ -95,6 +139,7 @@ def _store(match_id: int, length: int, state: State) -> None:
 
 
 def forget(match_id: int) -> None:
+    """Drop the state kept for the match (the next caller rebuilds it from its opening)."""
     with _lock:
         _cache.pop(match_id, None)
 
@@ -159,8 +204,8 @@ def history(live, *, upto: int | None = None) -> tuple[State, list[tuple[int, Ev
     """A fresh state after the first ``upto`` actions (all by default) and every event
     so far, each with the index of the action that caused it (-1: the opening)."""
     entries = live.log if upto is None else live.log[:upto]
-    state = new_state(live.match)
-    events = [(-1, e) for e in getattr(state, "opening_events", ())]
+    state, dealt = opening(live)
+    events = [(-1, e) for e in dealt]
     for index, entry in enumerate(entries):
         events.extend((index, e) for e in apply_entry(state, entry))
     return state, events

@@ -51,6 +51,7 @@ from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntr
 from matches import services as match_services
 from web import effects
 from web.apperrors import AppError
+from web.sql import Columns
 
 logger = logging.getLogger(__name__)
 
@@ -254,6 +255,30 @@ def live_seat_present(*, match_id: int, user, now: datetime | None = None) -> bo
     return updated > 0
 
 
+def live_seats_present(*, rows: Sequence[LiveSeat], user, now: datetime) -> bool:
+    """:func:`live_seat_present` for a caller that has just read the match's seats
+    (``rows``, :func:`live_read`): one UPDATE of the user's rows still without
+    ``connected_at``, by key, written out (a board opened runs it). Sets ``connected_at`` on
+    the rows it updated; True if there was one."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    mine = [r for r in rows if r.user_id == user.pk and r.connected_at is None]
+    if not mine:
+        return False
+    quote = connection.ops.quote_name
+    column = quote(LiveSeat._meta.get_field("connected_at").column)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(LiveSeat._meta.db_table)} SET {column} = %s "
+            f"WHERE {quote(LiveSeat._meta.pk.column)} IN ({', '.join(['%s'] * len(mine))}) AND {column} IS NULL",
+            [connection.ops.adapt_datetimefield_value(now), *(r.pk for r in mine)])
+        updated = cursor.rowcount
+    if updated:
+        for row in mine:
+            row.connected_at = now
+    return updated > 0
+
+
 def live_resign(*, match_id: int, user) -> LiveMatch:
     """The user's seat concedes the match (the engine's concession: it ranks last)."""
     with transaction.atomic():
@@ -324,36 +349,127 @@ def _locked(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
 
 def live_read(*, match_id: int, lock: bool = False) -> tuple[LiveMatch, list[LiveSeat]] | None:
     """The live match ``match_id`` and its seats (each with its user and deck version), or
-    None; ``lock`` locks the live match row. Two plain statements, written out: this runs
-    on every move and every board opened, and building them with the query compiler cost
-    more than running them; the seats' users and decks are kept per process."""
-    lock_sql = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
-    live = next(iter(LiveMatch.objects.raw(
-        f"SELECT * FROM {LiveMatch._meta.db_table} WHERE match_id = %s{lock_sql}", [match_id])), None)
-    if live is None:
-        return None
-    rows = list(LiveSeat.objects.raw(f"SELECT * FROM {LiveSeat._meta.db_table} WHERE live_id = %s ORDER BY seat",
-                                     [live.pk]))
-    _attach_seat_details(live.pk, rows)
+    None; ``lock`` locks the live match row.
+
+    Written out (``web.sql.Columns``): this runs on every move and every board opened, and
+    building it with the query compiler cost more than running it; the seats' users and
+    decks are kept per process. A read is one statement (the match joined to its seats). A
+    locked read is two, the seats read after the lock is held: a statement that waited for
+    the lock sees the locked row as it was committed, but its other rows as they were when
+    it began, and the clocks must be the ones the last move wrote."""
+    quote = connection.ops.quote_name
+    live_columns, seat_columns = _live_columns()
+    by_match = f"l.{quote(LiveMatch._meta.get_field('match').column)} = %s"
+    seat_live = f"s.{quote(LiveSeat._meta.get_field('live').column)}"
+    seat_order = f"s.{quote(LiveSeat._meta.get_field('seat').column)}"
+    with connection.cursor() as cursor:
+        if lock:
+            lock_sql = " FOR UPDATE" if connection.features.has_select_for_update else ""
+            cursor.execute(f"SELECT {live_columns.sql} FROM {quote(LiveMatch._meta.db_table)} l "
+                           f"WHERE {by_match}{lock_sql}", [match_id])
+            found = cursor.fetchone()
+            if found is None:
+                return None
+            live = live_columns.make(found)
+            cursor.execute(f"SELECT {seat_columns.sql} FROM {quote(LiveSeat._meta.db_table)} s "
+                           f"WHERE {seat_live} = %s ORDER BY {seat_order}", [live.pk])
+            rows = [seat_columns.make(values) for values in cursor.fetchall()]
+        else:
+            cursor.execute(f"SELECT {live_columns.sql}, {seat_columns.sql} FROM {quote(LiveMatch._meta.db_table)} l "
+                           f"LEFT JOIN {quote(LiveSeat._meta.db_table)} s ON {seat_live} = "
+                           f"l.{quote(LiveMatch._meta.pk.column)} WHERE {by_match} ORDER BY {seat_order}", [match_id])
+            found = cursor.fetchall()
+            if not found:
+                return None
+            width = live_columns.width
+            live = live_columns.make(found[0][:width])
+            rows = [row for row in (seat_columns.make(values[width:]) for values in found) if row is not None]
+    _attach_seat_details(live, rows)
     return live, rows
+
+
+_columns: tuple[Columns, Columns] | None = None
+
+
+def _live_columns() -> tuple[Columns, Columns]:
+    global _columns
+    if _columns is None:
+        _columns = (Columns(LiveMatch, "l"), Columns(LiveSeat, "s"))
+    return _columns
 
 
 #: Per process: the user and deck version of every seat of recent matches (they never
 #: change once a match is created), so that a move reads its seats' clocks without joins.
 _seat_details: OrderedDict[int, dict[int, tuple[Any, DeckVersion]]] = OrderedDict()
 _seat_details_lock = threading.Lock()
+_details_query: tuple[str, list[Columns]] | None = None
 
 
-def _attach_seat_details(live_pk: int, rows: list[LiveSeat]) -> None:
+def _seat_details_sql() -> tuple[str, list[Columns]]:
+    """One statement for every seat of a live match: its number, the match, the user (none
+    for a bot), the deck version and its deck; built once per process."""
+    global _details_query
+    if _details_query is None:
+        from matches.models import Match
+
+        User = get_user_model()
+        quote = connection.ops.quote_name
+        columns = [Columns(Match, "m"), Columns(User, "u"), Columns(DeckVersion, "v"), Columns(Deck, "d")]
+
+        def table(model, alias: str) -> str:
+            return f"{quote(model._meta.db_table)} {alias}"
+
+        def pk(alias: str, model) -> str:
+            return f"{alias}.{quote(model._meta.pk.column)}"
+
+        seat_field = LiveSeat._meta.get_field
+        _details_query = (
+            f"SELECT s.{quote(seat_field('seat').column)}, {', '.join(c.sql for c in columns)} "
+            f"FROM {table(LiveSeat, 's')} "
+            f"JOIN {table(LiveMatch, 'l')} ON {pk('l', LiveMatch)} = s.{quote(seat_field('live').column)} "
+            f"JOIN {table(Match, 'm')} ON {pk('m', Match)} = l.{quote(LiveMatch._meta.get_field('match').column)} "
+            f"LEFT JOIN {table(User, 'u')} ON {pk('u', User)} = s.{quote(seat_field('user').column)} "
+            f"JOIN {table(DeckVersion, 'v')} ON {pk('v', DeckVersion)} = s.{quote(seat_field('deck_version').column)} "
+            f"JOIN {table(Deck, 'd')} ON {pk('d', Deck)} = v.{quote(DeckVersion._meta.get_field('deck').column)} "
+            f"WHERE s.{quote(seat_field('live').column)} = %s",
+            columns,
+        )
+    return _details_query
+
+
+def _read_seat_details(live: LiveMatch) -> dict[int, tuple[Any, DeckVersion]]:
+    """Every seat's user and deck version, in one statement; keeps the match's opening
+    (``engine_state.keep_opening``) dealt from the decks it read."""
+    sql, columns = _seat_details_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [live.pk])
+        found = cursor.fetchall()
+    details: dict[int, tuple[Any, DeckVersion]] = {}
+    match = None
+    for row in found:
+        at, made = 1, []
+        for part in columns:
+            made.append(part.make(row[at:at + part.width]))
+            at += part.width
+        match, user, version, deck = made
+        version.deck = deck
+        details[row[0]] = (user, version)
+    if match is not None:
+        engine_state.keep_opening(live, match, [details[seat][1].to_engine() for seat in sorted(details)])
+    return details
+
+
+def _attach_seat_details(live: LiveMatch, rows: list[LiveSeat]) -> None:
     with _seat_details_lock:
-        details = _seat_details.get(live_pk)
+        details = _seat_details.get(live.pk)
         if details is not None:
-            _seat_details.move_to_end(live_pk)
-    if details is None or any(r.seat not in details for r in rows):
-        details = {r.seat: (r.user, r.deck_version)
-                   for r in LiveSeat.objects.filter(live_id=live_pk).select_related("user", "deck_version__deck")}
+            _seat_details.move_to_end(live.pk)
+    # Checked against the rows: a match's id used again (SQLite, after a rollback) is read anew.
+    if details is None or any(r.seat not in details or details[r.seat][1].pk != r.deck_version_id
+                              or getattr(details[r.seat][0], "pk", None) != r.user_id for r in rows):
+        details = _read_seat_details(live)
         with _seat_details_lock:
-            _seat_details[live_pk] = details
+            _seat_details[live.pk] = details
             while len(_seat_details) > engine_state.CACHE_SIZE:
                 _seat_details.popitem(last=False)
     for row in rows:
@@ -631,7 +747,7 @@ def live_link_next(*, match_id: int, next_match_id: int) -> None:
         live.save(update_fields=["next_match"])
         if live.is_over:
             rows = list(LiveSeat.objects.filter(live=live).order_by("seat"))
-            _attach_seat_details(live.pk, rows)
+            _attach_seat_details(live, rows)
             with engine_state.state_of(live) as state:
                 _after_commit(live, rows, state)
 
