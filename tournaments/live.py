@@ -214,8 +214,16 @@ def create_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence
     announcement is added to it instead, for :func:`announce_games` to send with the
     others). ``ValidationError`` when a deck can no longer play (the caller marks the
     table failed)."""
-    from live.notify import live_notify_seats
-    from live.services import SeatSpec, live_create
+    plan = plan_game(tournament, pairing, seat_entries, entries=entries)
+    return create_games(tournament, [(pairing, plan)], announce=announce)[0]
+
+
+def plan_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence[int], *,
+              entries: Mapping[int, Entry] | None = None):
+    """The next live game of ``pairing`` (see :func:`create_game`) checked and dealt, not
+    yet written (``live.services.LivePlan``); ``ValidationError`` when a deck can no
+    longer play."""
+    from live.services import SeatSpec, live_plan
 
     if entries is None:
         entries = {e.pk: e for e in Entry.objects.select_related("player", "deck_version", "deck_version__deck")
@@ -229,17 +237,29 @@ def create_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence
             specs.append(SeatSpec(deck_version=entry.deck_version, bot=entry.deck_version.pilot))
     number = pairing.round.number
     seed = seed_from(tournament.seed, "match", number, pairing.table, len(pairing.replaced), len(pairing.series)) >> 11
-    live = live_create(seats=specs, created_by=None, initial_ms=tournament.clock_initial * 1000,
-                       increment_ms=tournament.clock_increment * 1000, spectator_delay=tournament.spectator_delay,
-                       seed=seed, params=dict(tournament.params or {}))
-    title = f"{tournament.name}, round {number}"
-    if tournament.best_of > 1:
-        title += f", game {len(pairing.series) + 1}"
-    if announce is None:
-        live_notify_seats(match_id=live.match_id, title=title)
-    else:
-        announce.append((live.match_id, title, None))
-    return live.match
+    return live_plan(seats=specs, created_by=None, initial_ms=tournament.clock_initial * 1000,
+                     increment_ms=tournament.clock_increment * 1000, spectator_delay=tournament.spectator_delay,
+                     seed=seed, params=dict(tournament.params or {}))
+
+
+def create_games(tournament: Tournament, planned: Sequence[tuple[Pairing, Any]], *,
+                 announce: list[tuple[int, str, str | None]] | None = None) -> list[Match]:
+    """Write the games of ``planned`` (``(pairing, plan)``, :func:`plan_game`) together
+    (``live.services.live_create_many``: a round's tables in a few statements) and tell
+    their players, as :func:`create_game` does; their matches, in order."""
+    from live.notify import live_notify_seats
+    from live.services import live_create_many
+
+    lives = live_create_many([plan for _, plan in planned])
+    for (pairing, _), live in zip(planned, lives, strict=True):
+        title = f"{tournament.name}, round {pairing.round.number}"
+        if tournament.best_of > 1:
+            title += f", game {len(pairing.series) + 1}"
+        if announce is None:
+            live_notify_seats(match_id=live.match_id, title=title)
+        else:
+            announce.append((live.match_id, title, None))
+    return [live.match for live in lives]
 
 
 def announce_games(announce: Sequence[tuple[int, str, str | None]]) -> None:

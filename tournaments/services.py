@@ -586,6 +586,8 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
     entries = {e.pk: e for e in tournament.entries.select_related("player", "deck_version", "deck_version__deck")}
     announce: list[tuple[int, str, str | None]] = []
     pairings: list[Pairing] = []
+    # A live round's games are checked and dealt table by table, then written together.
+    planned: list[tuple[Pairing, Any]] = []
     for table, spec in enumerate(step.pairings, start=1):
         pairing = Pairing(round=new_round, table=table, key=spec.key, entries=list(spec.entries),
                           seat_entries=list(spec.entries))
@@ -597,14 +599,21 @@ def _pair_round(tournament: Tournament, step: plan.Step, now: datetime) -> Round
             pairing.result = plan.walkover_result(spec.entries, spec.walkover)
         else:
             try:
-                pairing.match = _create_match(tournament, pairing, pairing.entries, best_of=tournament.best_of,
-                                              entries=entries, announce=announce)
+                if tournament.is_live:
+                    planned.append((pairing, live.plan_game(tournament, pairing, pairing.entries, entries=entries)))
+                else:
+                    pairing.match = _create_match(tournament, pairing, pairing.entries, best_of=tournament.best_of,
+                                                  entries=entries)
             except ValidationError as exc:
                 # A deck that can no longer play (deleted after entering): the table waits
                 # for the organiser, who drops the player and re-runs it as a walkover.
                 pairing.status = Pairing.Status.FAILED
                 pairing.result = {"error": "; ".join(exc.messages)}
         pairings.append(pairing)
+    if planned:
+        for (pairing, _), match in zip(planned, live.create_games(tournament, planned, announce=announce),
+                                       strict=True):
+            pairing.match = match
     # Every table in one statement, each written once its match exists.
     Pairing.objects.bulk_create(pairings, batch_size=500)
     tournament.current_round = number

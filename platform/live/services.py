@@ -60,6 +60,10 @@ CHECK_CLOCK = "live.check_clock"
 #: A clock check is scheduled with the exact countdown when the deadline is this close;
 #: later deadlines are caught by ``live.tick``.
 CHECK_HORIZON_SECONDS = 300.0
+#: Clock checks of one batch (a round of a live event starts a hundred games at once) due
+#: within this many seconds of each other go as one ``live.check_clock`` message with
+#: their matches (``web.effects.send_task(merge=...)``), due with the last of them.
+CHECK_MERGE_SECONDS = 0.5
 HUMAN = "human"
 
 
@@ -108,7 +112,24 @@ def _ms(moment: datetime) -> int:
 # --------------------------------------------------------------------------- creating a match
 
 
-def live_create(
+@dataclass
+class LivePlan:
+    """A live match checked and dealt, not yet written (:func:`live_plan`); one or many
+    are written by :func:`live_create_many`."""
+
+    specs: list[SeatSpec]
+    game: str
+    state: State
+    rows: list[LiveSeat]
+    created_by: Any
+    params: dict[str, Any]
+    seed: int
+    initial_ms: int
+    increment_ms: int
+    spectator_delay: int
+
+
+def live_plan(
     *,
     seats: Sequence[SeatSpec],
     created_by=None,
@@ -117,14 +138,9 @@ def live_create(
     spectator_delay: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
-) -> LiveMatch:
-    """Create a live match (a ``Match`` of kind ``live`` and its :class:`LiveMatch`).
-
-    Validates at once and raises ``ValidationError`` (``seats``, ``params``): every deck
-    for the same game, a seat count the game allows, each seat played by a user or a
-    known bot, decks and parameters the engine accepts. The seats that act first have
-    their clocks started; on commit the first bot decisions are enqueued.
-    """
+) -> LivePlan:
+    """Check and deal a live match as :func:`live_create` would, writing nothing; raises
+    the same ``ValidationError``."""
     errors: dict[str, list[str]] = {}
     specs = list(seats)
     game_names = sorted({s.deck_version.deck.game for s in specs})
@@ -173,7 +189,6 @@ def live_create(
     initial_ms = default_initial if initial_ms is None else int(initial_ms)
     increment_ms = default_increment if increment_ms is None else int(increment_ms)
     spectator_delay = conf.spectator_delay() if spectator_delay is None else int(spectator_delay)
-
     now = timezone.now()
     to_act = set(state.to_act())
     rows = [
@@ -181,23 +196,67 @@ def live_create(
                  remaining_ms=initial_ms, running_since=now if i in to_act else None)
         for i, s in enumerate(specs)
     ]
-    # No savepoint of its own: everything that can be refused was checked above, so inside
-    # a caller's transaction (a tournament round creates a hundred matches in one) a
-    # failure here fails the caller's transaction anyway; four statements a match.
+    return LivePlan(specs=specs, game=game.name, state=state, rows=rows, created_by=created_by,
+                    params=clean_params, seed=seed, initial_ms=initial_ms, increment_ms=increment_ms,
+                    spectator_delay=spectator_delay)
+
+
+def live_create(
+    *,
+    seats: Sequence[SeatSpec],
+    created_by=None,
+    initial_ms: int | None = None,
+    increment_ms: int | None = None,
+    spectator_delay: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+) -> LiveMatch:
+    """Create a live match (a ``Match`` of kind ``live`` and its :class:`LiveMatch`).
+
+    Validates at once and raises ``ValidationError`` (``seats``, ``params``): every deck
+    for the same game, a seat count the game allows, each seat played by a user or a
+    known bot, decks and parameters the engine accepts. The seats that act first have
+    their clocks started; on commit the first bot decisions are enqueued.
+    """
+    return live_create_many([live_plan(seats=seats, created_by=created_by, initial_ms=initial_ms,
+                                       increment_ms=increment_ms, spectator_delay=spectator_delay, seed=seed,
+                                       params=params)])[0]
+
+
+def live_create_many(plans: Sequence[LivePlan]) -> list[LiveMatch]:
+    """Write the live matches of ``plans`` (:func:`live_plan`), in their order: four
+    statements for them all (the matches, their seats, the live matches, their seats),
+    so that a round of a live event starts a hundred tables in about the time of one."""
+    plans = list(plans)
+    if not plans:
+        return []
+    # No savepoint of its own: everything that can be refused was checked by live_plan, so
+    # inside a caller's transaction (a tournament round creates its matches in one) a
+    # failure here fails the caller's transaction anyway.
     with transaction.atomic(savepoint=False):
-        match = match_services.match_create_live(created_by=created_by, deck_versions=[s.deck_version for s in specs],
-                                                 pilots=[s.bot or HUMAN for s in specs], params=clean_params, seed=seed)
-        live = LiveMatch.objects.create(match=match, game=game.name, initial_ms=initial_ms,
-                                        increment_ms=increment_ms, spectator_delay=spectator_delay,
-                                        next_deadline=_next_deadline(rows))
-        for row in rows:
-            row.live = live
-        LiveSeat.objects.bulk_create(rows)
-        engine_state.remember(match.pk, 0, state)
-        # No views are broadcast for a new match: no socket can have joined its group
-        # before it existed, and a board's opening view is read when it connects.
-        _after_commit(live, rows, state, views=False)
-    return live
+        matches = match_services.match_create_live_many([
+            match_services.LiveMatchSpec(created_by=plan.created_by, deck_versions=[s.deck_version for s in plan.specs],
+                                         pilots=[s.bot or HUMAN for s in plan.specs], params=plan.params,
+                                         seed=plan.seed)
+            for plan in plans])
+        lives = [LiveMatch(match=match, game=plan.game, initial_ms=plan.initial_ms, increment_ms=plan.increment_ms,
+                           spectator_delay=plan.spectator_delay, next_deadline=_next_deadline(plan.rows))
+                 for plan, match in zip(plans, matches, strict=True)]
+        if connection.features.can_return_rows_from_bulk_insert:
+            LiveMatch.objects.bulk_create(lives)
+        else:  # a database that does not return the keys of a bulk insert: one at a time
+            for live in lives:
+                live.save(force_insert=True)
+        for plan, live in zip(plans, lives, strict=True):
+            for row in plan.rows:
+                row.live = live
+        LiveSeat.objects.bulk_create([row for plan in plans for row in plan.rows])
+        for plan, live in zip(plans, lives, strict=True):
+            engine_state.remember(live.match_id, 0, plan.state)
+            # No views are broadcast for a new match: no socket can have joined its group
+            # before it existed, and a board's opening view is read when it connects.
+            _after_commit(live, plan.rows, plan.state, views=False)
+    return lives
 
 
 # --------------------------------------------------------------------------- moves
@@ -854,7 +913,7 @@ def _after_commit(live: LiveMatch, rows: list[LiveSeat], state: State, *, events
         if deadline is not None:
             seconds = (deadline - timezone.now()).total_seconds()
             if seconds < CHECK_HORIZON_SECONDS:
-                _enqueue(CHECK_CLOCK, [match_id], countdown=max(0.0, seconds) + 0.25)
+                _enqueue(CHECK_CLOCK, [match_id], countdown=max(0.0, seconds) + 0.25, merge=CHECK_MERGE_SECONDS)
 
     transaction.on_commit(send)
 
@@ -928,8 +987,9 @@ def broadcast(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         effects.group_send(match_group, {"type": "live.views", "views": views})
 
 
-def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queue: str = "live") -> None:
-    effects.send_task(task, args=args, queue=queue, countdown=countdown)
+def _enqueue(task: str, args: list[Any], *, countdown: float | None = None, queue: str = "live",
+             merge: float | None = None) -> None:
+    effects.send_task(task, args=args, queue=queue, countdown=countdown, merge=merge)
 
 
 # --------------------------------------------------------------------------- matchmaking

@@ -4,7 +4,8 @@
   its move on a worker, never in a web process; the ``live`` queue has a worker of its own,
   so the move never waits behind a bot match;
 - ``live.check_clock(match_id)`` (queue ``live``): scheduled for a match's next clock
-  deadline; applies a time-out even when nobody is connected;
+  deadline; applies a time-out even when nobody is connected (a list of ids: the checks of
+  a batch due together);
 - ``live.tick`` (beat, queue ``periodic``): every clock due, matchmaking queues paired again
   (their rating windows widen with waiting), stale challenges expired, and a bot move whose
   message was lost sent again.
@@ -23,7 +24,11 @@ def bot_act(match_id: int, seat: int, index: int) -> str:
 
 
 @shared_task(name="live.check_clock")
-def check_clock(match_id: int) -> list[int]:
+def check_clock(match_id: int | list[int]) -> list[int] | dict[str, list[int]]:
+    """The clock of one match, or of each of a list of them (checks due together are sent
+    as one message: ``web.effects.send_task(merge=...)``)."""
+    if isinstance(match_id, list):
+        return {str(one): services.live_enforce_clock(match_id=int(one)) for one in match_id}
     return services.live_enforce_clock(match_id=match_id)
 
 

@@ -180,6 +180,18 @@ def _validated(versions: list[DeckVersion], *, best_of: int, params: Mapping[str
 LIVE_LEASE_OWNER = "live"
 
 
+@dataclass(frozen=True)
+class LiveMatchSpec:
+    """One live match for :func:`match_create_live_many` (the arguments of
+    :func:`match_create_live`)."""
+
+    created_by: Any
+    deck_versions: Sequence[DeckVersion]
+    pilots: Sequence[str]
+    params: Mapping[str, Any] | None = None
+    seed: int | None = None
+
+
 def match_create_live(
     *,
     created_by: AbstractBaseUser | None,
@@ -196,23 +208,41 @@ def match_create_live(
     running under ``lease_owner = "live"`` with no expiry, so the sweeper and
     :func:`match_claim` leave it alone; :func:`match_record_live_game` finishes it.
     """
-    versions, pilots = list(deck_versions), [str(p) for p in pilots]
-    if len(pilots) != len(versions):
-        raise ValidationError({"pilots": [f"one pilot per deck: {len(versions)} decks but {len(pilots)} pilots"]})
-    game_name, clean_params, seed = _validated(versions, best_of=1, params=params, seed=seed)
-    salt = fairness.new_salt()
-    # Two inserts that stand or fall together; no savepoint inside a caller's transaction.
-    with transaction.atomic(savepoint=False):
-        match = Match.objects.create(
+    return match_create_live_many([LiveMatchSpec(created_by=created_by, deck_versions=deck_versions, pilots=pilots,
+                                                 params=params, seed=seed)])[0]
+
+
+def match_create_live_many(specs: Sequence[LiveMatchSpec]) -> list[Match]:
+    """:func:`match_create_live` for many matches, in their order: each is validated (the
+    first problem raises, and nothing is written), then the matches are written in one
+    statement and their seats in another."""
+    checked = []
+    for spec in specs:
+        versions, pilots = list(spec.deck_versions), [str(p) for p in spec.pilots]
+        if len(pilots) != len(versions):
+            raise ValidationError({"pilots": [f"one pilot per deck: {len(versions)} decks but {len(pilots)} pilots"]})
+        game_name, clean_params, seed = _validated(versions, best_of=1, params=spec.params, seed=spec.seed)
+        salt = fairness.new_salt()
+        match = Match(
             game=game_name, kind=Match.Kind.LIVE, status=Match.Status.RUNNING, best_of=1, seed=seed,
-            params=clean_params, created_by=created_by, started=timezone.now(), lease_owner=LIVE_LEASE_OWNER,
+            params=clean_params, created_by=spec.created_by, started=timezone.now(), lease_owner=LIVE_LEASE_OWNER,
             lease_expires=None, seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt),
         )
+        checked.append((match, versions, pilots))
+    # Inserts that stand or fall together; no savepoint inside a caller's transaction.
+    with transaction.atomic(savepoint=False):
+        matches = [match for match, _, _ in checked]
+        if connection.features.can_return_rows_from_bulk_insert:
+            Match.objects.bulk_create(matches)
+        else:  # a database that does not return the keys of a bulk insert: one at a time
+            for match in matches:
+                match.save(force_insert=True)
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=i, deck_version=v, pilot=p)
+             for match, (_, versions, pilots) in zip(matches, checked, strict=True)
              for i, (v, p) in enumerate(zip(versions, pilots, strict=True))]
         )
-    return match
+    return matches
 
 
 def match_record_live_game(*, match_id: int, replay: Replay, seat_order: Sequence[int],

@@ -46,6 +46,8 @@ class _Batch:
     def __init__(self) -> None:
         self.sends: list[tuple[str, Event]] = []
         self.tasks: list[tuple[str, list[Any], str, float | None]] = []
+        #: Index in ``tasks`` -> the merge window of that task (``send_task(merge=...)``).
+        self.mergeable: dict[int, float] = {}
 
 
 @contextmanager
@@ -76,17 +78,53 @@ def _flush(batch: _Batch) -> None:
             async_to_sync(_send_all)(batch.sends)
         except Exception:  # the one place a channel-layer failure is caught
             logger.exception("could not broadcast a batch of %d messages", len(batch.sends))
-    if batch.tasks:
+    tasks = _merged(batch)
+    if tasks:
         from config.celery import app
 
         try:
             with app.producer_or_acquire() as producer:
-                for name, args, queue, countdown in batch.tasks:
+                for name, args, queue, countdown in tasks:
                     _send_task(app, name, args, queue, countdown, producer=producer)
         except Exception:  # the broker is down: each task is tried on its own, and logged
-            logger.exception("could not open a broker connection for %d tasks", len(batch.tasks))
-            for name, args, queue, countdown in batch.tasks:
+            logger.exception("could not open a broker connection for %d tasks", len(tasks))
+            for name, args, queue, countdown in tasks:
                 _send_task(app, name, args, queue, countdown)
+
+
+def _merged(batch: _Batch) -> list[tuple[str, list[Any], str, float | None]]:
+    """The batch's tasks in order, those sent with ``merge`` joined: tasks of one name and
+    queue whose countdowns all lie within the window go as one message, due with the
+    latest of them, whose one argument is the list of their arguments (in the place of the
+    first of them). A task that joined no other is sent as it was asked."""
+    if not batch.mergeable:
+        return batch.tasks
+    out: list[Any] = []
+    open_groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for index, (name, args, queue, countdown) in enumerate(batch.tasks):
+        window = batch.mergeable.get(index)
+        if window is None:
+            out.append((name, args, queue, countdown))
+            continue
+        due = countdown or 0.0
+        group = open_groups.get((name, queue))
+        if group is not None and max(group["last"], due) - min(group["first"], due) <= window:
+            group["tasks"].append((args, countdown))
+            group["first"], group["last"] = min(group["first"], due), max(group["last"], due)
+            continue
+        group = open_groups[(name, queue)] = {"name": name, "queue": queue, "tasks": [(args, countdown)],
+                                              "first": due, "last": due}
+        out.append(group)
+    tasks = []
+    for item in out:
+        if not isinstance(item, dict):
+            tasks.append(item)
+        elif len(item["tasks"]) == 1:
+            args, countdown = item["tasks"][0]
+            tasks.append((item["name"], args, item["queue"], countdown))
+        else:
+            tasks.append((item["name"], [[args[0] for args, _ in item["tasks"]]], item["queue"], item["last"]))
+    return tasks
 
 
 async def _send_all(sends: Sequence[tuple[str, Event]]) -> None:
@@ -120,9 +158,15 @@ def _send_task(app, name: str, args: list[Any], queue: str, countdown: float | N
     return True
 
 
-def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | None = None) -> bool:
+def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | None = None,
+              merge: float | None = None) -> bool:
     """Send task ``name`` to ``queue`` now (at the end of a :func:`batched` block, inside
-    one); False (logged) if the broker refused it."""
+    one); False (logged) if the broker refused it.
+
+    ``merge`` (seconds), for a task of one argument that also takes a list of them: inside
+    a batch, such tasks of the same name and queue due within ``merge`` seconds of each
+    other are sent as one message with the list (a round of a live event schedules one
+    clock check per game, all due at the same moment)."""
     from config.celery import app
 
     batch = getattr(_batch, "current", None)
@@ -132,6 +176,8 @@ def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | 
         # game of a round decided at its limit asks its event to advance, and one message
         # does what a hundred would (the task reads the state when it runs).
         if countdown is not None or task not in batch.tasks:
+            if merge is not None and len(task[1]) == 1:
+                batch.mergeable[len(batch.tasks)] = merge
             batch.tasks.append(task)
         return True
     return _send_task(app, name, list(args), queue, countdown)

@@ -129,6 +129,32 @@ def test_a_batch_holds_its_sends_and_tasks_until_it_ends_then_sends_them_all(lis
     assert len(producers) == 1  # one broker connection for the batch
 
 
+def test_a_batch_sends_tasks_due_together_as_one_message_when_they_may_merge(monkeypatch):
+    """``send_task(merge=...)``: a round of a live event schedules a clock check per game,
+    all due at the same moment; inside a batch those due within the window go as one
+    message whose argument is the list of theirs, due with the last of them. Others, and a
+    mergeable task with no partner, go as asked, in their order."""
+    from config.celery import app
+    from web import effects
+
+    sent: list[tuple[str, list, float | None]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options["countdown"])))
+    with effects.batched():
+        effects.send_task("t.clock", args=[11], queue="live", countdown=300.1, merge=0.5)
+        effects.send_task("t.other", args=[1], queue="q")
+        effects.send_task("t.clock", args=[12], queue="live", countdown=300.0, merge=0.5)
+        effects.send_task("t.clock", args=[13], queue="live", countdown=300.4, merge=0.5)
+        effects.send_task("t.clock", args=[14], queue="live", countdown=302.0, merge=0.5)  # outside the window
+        effects.send_task("t.clock", args=[15], queue="other", countdown=300.0, merge=0.5)  # another queue
+        effects.send_task("t.clock", args=[16], queue="live", countdown=300.2)  # not mergeable
+    assert sent == [("t.clock", [[11, 12, 13]], 300.4), ("t.other", [1], None), ("t.clock", [14], 302.0),
+                    ("t.clock", [15], 300.0), ("t.clock", [16], 300.2)]
+    # Outside a batch a mergeable task goes at once, as it is.
+    sent.clear()
+    effects.send_task("t.clock", args=[17], queue="live", countdown=1.0, merge=0.5)
+    assert sent == [("t.clock", [17], 1.0)]
+
+
 def test_a_batch_that_raises_still_sends_what_was_gathered(listener):
     from web import effects
 

@@ -45,7 +45,7 @@ def sent(monkeypatch) -> Sent:
 
     record = Sent()
 
-    def enqueue(task, args, *, countdown=None, queue="live"):
+    def enqueue(task, args, *, countdown=None, queue="live", merge=None):
         record.tasks.append((task, list(args), queue))
 
     monkeypatch.setattr(services, "_enqueue", enqueue)

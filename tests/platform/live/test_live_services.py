@@ -156,6 +156,35 @@ def test_a_seat_out_of_time_loses_tempofront(alice, bob, sent):
     assert live.log[-1][1] == {"kind": "concede", "reason": "out of time"}
 
 
+def test_games_created_together_share_one_clock_check_that_flags_each_of_them(alice, bob, monkeypatch):
+    """A round of a live event creates its games in one batch (``live_create_many``): their
+    clock checks, all due at the same moment, go as one ``live.check_clock`` message with
+    every match, and that task applies each match's clock."""
+    from config.celery import app
+    from live import tasks
+    from web import effects
+
+    a = make_deck(alice, "tempofront", index=0).latest_version
+    b = make_deck(bob, "tempofront", index=1).latest_version
+    plans = [services.live_plan(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+                                initial_ms=1_000, increment_ms=0) for _ in range(3)]
+    sent: list[tuple[str, list, float | None]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options["countdown"])))
+    with effects.batched():
+        lives = services.live_create_many(plans)
+    ids = [live.match_id for live in lives]
+    checks = [(args, countdown) for name, args, countdown in sent if name == "live.check_clock"]
+    assert len(checks) == 1 and checks[0][0] == [ids]
+    assert 0.9 <= checks[0][1] <= 1.3  # due when the first clock runs out, plus a quarter second
+    flagged = tasks.check_clock.run(ids)
+    assert flagged == {str(i): [] for i in ids}  # not out of time yet
+    LiveSeat.objects.filter(live__in=lives, running_since__isnull=False).update(
+        running_since=timezone.now() - timedelta(seconds=2))
+    flagged = tasks.check_clock.run(ids)
+    assert all(len(seats) == 1 for seats in flagged.values()) and sorted(flagged) == sorted(map(str, ids))
+    assert all(live.status == "done" for live in LiveMatch.objects.filter(pk__in=[lv.pk for lv in lives]))
+
+
 def test_a_conquest_seat_out_of_time_in_four_is_played_by_the_random_bot_and_ranks_last(alice, bob, carol, sent):
     from django.contrib.auth.models import User
 
