@@ -23,7 +23,7 @@ without its match: lost; no live match of these players that no table holds: dou
 and every player of every round got their board. Prints one JSON summary.
 
 To say where a slow round start spends its time, the summary also has: round 1's parts in
-this process, which pairs it (time inside ``live_create``, the commit, the notice reads,
+this process, which pairs it (time inside ``live_plan`` and ``live_create_many``, the commit, the notice reads,
 the channel-layer and task sends after commit, from wrappers put around them for that one
 call); the CPU seconds of each process (web, workers, this one, the clients, PostgreSQL,
 Redis) from each round's start to its last board; and one board open at a time on the
@@ -314,7 +314,8 @@ def start_timed(event_id: int) -> dict:
 
     LiveMatch(match_id=1).get_absolute_url()
     timings = Timings()
-    timings.wrap(services, "live_create", "live_create (per match, in the transaction)")
+    timings.wrap(services, "live_plan", "live_plan (per match: checked and dealt, in the transaction)")
+    timings.wrap(services, "live_create_many", "live_create_many (the round's matches written, in the transaction)")
     timings.wrap(type(connections["default"]), "commit", "commit")
     timings.wrap(notify, "_notices", "notices read after commit (the round's, in one query)")
     timings.wrap(effects, "_send_task", "Celery send_task after commit (one broker connection)")

@@ -160,8 +160,9 @@ LIVE_TOURNAMENT = "Live Swiss of people (256 players)"
 def live_tournament_section(machine: dict, players: int = 256, rounds: int = 2) -> str:
     """A people-only live Swiss of scripted players on PostgreSQL and Redis
     (bench/live_tournament.py): board-open latency per round, matches lost or doubled."""
+    # Two web processes, as docker-compose runs the web service (uvicorn --workers 2).
     args = [sys.executable, "bench/live_tournament.py", "--services", "--players", str(players),
-            "--rounds", str(rounds)]
+            "--rounds", str(rounds), "--web-workers", "2"]
     shown = "DATABASE_URL=... REDIS_URL=... python " + shlex.join(args[1:])
     missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
     if missing:
