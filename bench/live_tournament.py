@@ -433,7 +433,8 @@ class CpuSampler:
             ancestor = parents[ancestor]
         if ancestor != self.stack_pid or "web.keepalive" in args:
             return None
-        if any("uvicorn" in self.args.get(p, "") and "web.keepalive" not in self.args.get(p, "") for p in line):
+        if any(("uvicorn" in self.args.get(p, "") or "web.serve" in self.args.get(p, ""))
+               and "web.keepalive" not in self.args.get(p, "") for p in line):
             return "web (uvicorn)"  # with --workers, its worker processes too
         for marker, name in (("--queues live", "live worker"), ("--queues periodic", "periodic worker"),
                              (" beat", "beat"), ("worker --pool solo", "worker (pairs later rounds)")):

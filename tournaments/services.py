@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -473,8 +474,13 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> st
     moment = now or timezone.now()
     # A live round's games due now are decided first, each in its own short transaction
     # (``live.settle_due_games``), so that the locked step below only records them; a
-    # round paired next starts when it is paired, after them.
-    live.settle_due_games(tournament_id, moment)
+    # round paired next starts when it is paired, after them. Their ends ask for no
+    # advance: this one follows.
+    _settling.ids = {*getattr(_settling, "ids", ()), tournament_id}
+    try:
+        live.settle_due_games(tournament_id, moment)
+    finally:
+        _settling.ids = getattr(_settling, "ids", set()) - {tournament_id}
     now = now or timezone.now()
     # Its effects (a new round's games and notices, the event's update) go out together
     # after the commit (``web.effects.batched``).
@@ -724,8 +730,18 @@ def _require_manager(user, tournament: Tournament) -> None:
         raise PermissionDenied("Only the organiser (or staff) may do this.")
 
 
+#: Per thread: the events whose advance is running here, deciding its due games first
+#: (``tournament_advance``): their games' ends need no advance message of their own.
+_settling = threading.local()
+
+
 def request_advance(tournament_id: int) -> None:
-    """Send ``tournaments.advance`` after the current transaction commits."""
+    """Send ``tournaments.advance`` after the current transaction commits; not while this
+    thread is deciding the event's due games before advancing it (the advance that follows
+    records them: a round's hundred game ends at its limit once sent a message each, which
+    then ran one after another while the next round's players were opening their boards)."""
+    if tournament_id in getattr(_settling, "ids", ()):
+        return
     transaction.on_commit(lambda: enqueue(conf.ADVANCE, tournament_id))
 
 

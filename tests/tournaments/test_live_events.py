@@ -312,6 +312,38 @@ def test_games_at_the_limit_are_decided_each_on_its_own_before_the_next_round_is
 
 
 @pytest.mark.django_db
+def test_games_decided_by_the_advance_at_the_limit_ask_for_no_advance_of_their_own(
+        organiser, quiet, django_capture_on_commit_callbacks):
+    """The advance at a round's limit decides its games first, and then records them: their
+    ends send no ``tournaments.advance`` each (one per table once ran, one after another,
+    while the next round's players were opening their boards). A game that ends by itself
+    still asks for one."""
+    event = people_event(organiser, rounds=2, round_limit_minutes=10)
+    enter_people(event, 6)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_start(tournament_id=event.pk, now=event.starts_at)
+    pairings = tables(event)
+    for pairing in pairings:
+        show_up(pairing)
+    quiet.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        finish_by_resignation(pairings[0])
+    assert [name for name, _ in quiet if name == "tournaments.advance"] == ["tournaments.advance"]
+    quiet.clear()
+    rnd = event.round_set.get(number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_advance(tournament_id=event.pk, now=rnd.deadline + timedelta(seconds=1))
+    event.refresh_from_db()
+    assert event.current_round == 2
+    assert all(p.status == Pairing.Status.DONE for p in tables(event, 1))
+    # Only round 2's own timers (its no-show time and its limit, sent with a countdown),
+    # none asked by the games decided.
+    asked = [what for name, what in quiet if name == "tournaments.advance" and not isinstance(what, dict)]
+    timers = [what for name, what in quiet if name == "tournaments.advance" and isinstance(what, dict)]
+    assert asked == [] and len(timers) == 2 and all(kw["countdown"] > 0 for kw in timers)
+
+
+@pytest.mark.django_db
 def test_the_advance_messages_are_due_at_the_no_show_time_and_the_limit(organiser, quiet,
                                                                         django_capture_on_commit_callbacks):
     """A round's advance messages are counted from the round's start, whatever time the
