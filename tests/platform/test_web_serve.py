@@ -20,9 +20,50 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import free_port, start_process, subprocess_env, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``python -m web.serve`` with ``args``, its output in ``log_dir``."""
+
+    def __init__(self, args: list[str], env: dict[str, str], log_dir: Path) -> None:
+        self.port = free_port()
+        self.log_path = log_dir / "web-serve.log"
+        root = Path(__file__).resolve().parents[2]
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "web.serve", "config.asgi:application", "--host", "127.0.0.1", "--port",
+                 str(self.port), "--lifespan", "off", *args], cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=5) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def wait_healthy(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"web.serve did not answer on /healthz:\n{self.log_path.read_text()[-3000:]}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
 
 def children_of(pid: int) -> list[int]:
@@ -85,22 +126,11 @@ def connections_by_process(port: int, pids: list[int], count: int) -> Counter:
 
 @pytest.mark.skipif(not hasattr(socket, "SO_REUSEPORT") or not Path("/proc/net/tcp").exists(),
                     reason="SO_REUSEPORT and /proc are Linux's")
-def test_two_processes_each_listen_on_their_own_socket_and_share_a_burst_of_connections(tmp_path):
-    port = free_port()
-    server = start_process(
-        "web-serve",
-        [sys.executable, "-m", "web.serve", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--lifespan", "off", "--workers", "2"],
-        subprocess_env(), tmp_path)
+def test_two_processes_each_listen_on_their_own_socket_and_share_a_burst_of_connections(tmp_path, service_env):
+    server = Server(["--workers", "2"], service_env(), tmp_path)
     try:
-        def answers() -> bool:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
-                    return response.status == 200
-            except OSError:
-                return False
-
-        wait_until(server, answers, "answer on /healthz")
+        server.wait_healthy()
+        port = server.port
         pids = children_of(server.process.pid)
         assert len(pids) == 2, pids
         listening = listening_inodes(port)
@@ -112,7 +142,7 @@ def test_two_processes_each_listen_on_their_own_socket_and_share_a_burst_of_conn
         assert sum(held.values()) == 200, held
         assert min(held.values()) >= 50, held
         for _ in range(10):
-            assert answers()
+            assert server.answers()
 
         # One process dying stops the other, and the command exits for its supervisor to restart it.
         os.kill(pids[0], signal.SIGKILL)
@@ -125,27 +155,15 @@ def test_two_processes_each_listen_on_their_own_socket_and_share_a_burst_of_conn
         server.stop()
 
 
-def test_one_process_is_uvicorn_itself_and_stops_on_sigterm(tmp_path):
-    port = free_port()
-    server = start_process(
-        "web-serve-one",
-        [sys.executable, "-m", "web.serve", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--lifespan", "off", "--timeout-graceful-shutdown", "2"],
-        subprocess_env(), tmp_path)
+def test_one_process_is_uvicorn_itself_and_stops_on_sigterm(tmp_path, service_env):
+    server = Server(["--timeout-graceful-shutdown", "2"], service_env(), tmp_path)
     try:
-        def answers() -> bool:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
-                    return response.status == 200
-            except OSError:
-                return False
-
-        wait_until(server, answers, "answer on /healthz")
+        server.wait_healthy()
         assert children_of(server.process.pid) == []  # no supervisor: uvicorn in this process
         server.process.send_signal(signal.SIGTERM)
         # uvicorn shuts down, then ends by the signal it was sent.
         assert server.process.wait(timeout=20) in (0, -signal.SIGTERM)
-        assert not answers()
+        assert not server.answers()
     finally:
         server.stop()
 
