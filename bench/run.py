@@ -180,7 +180,8 @@ def web_processes_text(result: dict | None) -> str:
     count = (result or {}).get("web_processes", 1)
     if count == 1:
         return "one web process"
-    return f"{count} web processes, uvicorn `--workers {count}` as docker-compose runs the web service"
+    return (f"{count} web processes, `python -m web.serve --workers {count}` (uvicorn, each process on its own "
+            "`SO_REUSEPORT` socket) as docker-compose runs the web service")
 
 
 def live_tournament_markdown(result: dict | None, machine: dict, shown: str, problem: str = "") -> str:
