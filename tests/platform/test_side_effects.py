@@ -47,6 +47,11 @@ class Listener:
                 self.loop.run_until_complete(self.task)
             except BaseException:  # cancelled by close()
                 pass
+            finally:
+                # Closed here, in its thread, once its task is done: a loop left open is
+                # closed by the garbage collector at exit, where the Redis layer's close
+                # hook (a flush) waited forever and the test run never ended.
+                self.loop.close()
 
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
