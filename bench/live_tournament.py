@@ -71,6 +71,9 @@ from soak_embedded import (  # noqa: E402
 SETTINGS = {"round_limit_minutes": 2, "no_show_minutes": 1, "clock_initial": 300, "clock_increment": 5,
             "check_in_minutes": 0, "spectator_delay": 0}
 #: A view awaited longer than this counts as a stall; the client asks for the view again.
+#: The answer tells a missed view (the position had moved on: a view was not delivered)
+#: from a long wait (nothing had happened: with a 5 s mean think time, 1 in 400 thinks
+#: is longer than 30 s).
 STALL_SECONDS = 30.0
 #: Notify sockets opened at once, at most, before the event (the handshakes of a crowd
 #: arriving; the board sockets of a round start are opened all at once, as people would).
@@ -133,7 +136,7 @@ class Player:
         if match_id in self.boards:
             return
         self.boards[match_id] = {"notified": notified, "via": via, "first_view": None, "connected": None,
-                                 "actions": 0, "errors": [], "stalls": 0, "final": None}
+                                 "actions": 0, "errors": [], "stalls": 0, "missed": 0, "final": None}
         task = asyncio.create_task(self.board(match_id))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -153,6 +156,7 @@ class Player:
 
     async def next_view(self, socket, record: dict, after: int, *, same_ok: bool = False) -> dict:
         """The next seat view newer than index ``after`` (or as new, with ``same_ok``)."""
+        stalled = False
         while True:
             try:
                 text = await asyncio.wait_for(socket.recv(), STALL_SECONDS)
@@ -160,12 +164,15 @@ class Player:
                 record["stalls"] += 1
                 record["errors"].append(f"stall after index {after}")
                 await socket.send(json.dumps({"type": "view"}))
-                same_ok = True
+                same_ok = stalled = True
                 continue
             frame = json.loads(text)
             if frame["type"] == "view":
                 if record["first_view"] is None:
                     record["first_view"] = time.time()
+                if stalled and frame["index"] > after:
+                    record["missed"] += 1  # the position had moved on without a view reaching us
+                stalled = False
                 # A game decided at the round's limit ends without a move: its last view
                 # keeps the index of the one before.
                 if frame["index"] > after or (same_ok and frame["index"] >= after) or frame["status"] != "active":
@@ -403,7 +410,7 @@ class CpuSampler:
         self.stack_pid, self.clients = stack_pid, clients
         self.me = os.getpid()
         self.args: dict[int, str] = {}
-        self.samples: list[tuple[float, dict[str, float]]] = []
+        self.samples: list[tuple[float, dict[int, tuple[str, float]]]] = []
         self.tick = os.sysconf("SC_CLK_TCK")
         context = multiprocessing.get_context("fork")
         self.stopped = context.Event()
@@ -442,7 +449,8 @@ class CpuSampler:
                 return name
         return None
 
-    def sample(self) -> dict[str, float]:
+    def sample(self) -> dict[int, tuple[str, float]]:
+        """Each counted process's part and CPU seconds so far, by pid."""
         rows, parents = [], {}
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
@@ -456,11 +464,11 @@ class CpuSampler:
             parents[int(entry)] = int(fields[1])
             rows.append((int(entry), args, (int(fields[11]) + int(fields[12])) / self.tick))
         self.args = {pid: args for pid, args, _ in rows}
-        out: dict[str, float] = {}
+        out: dict[int, tuple[str, float]] = {}
         for pid, args, seconds in rows:
             name = self.part(pid, args, parents)
             if name:
-                out[name] = out.get(name, 0.0) + seconds
+                out[pid] = (name, seconds)
         return out
 
     def run(self) -> None:
@@ -470,11 +478,19 @@ class CpuSampler:
         self.sender.send(self.samples)
 
     def between(self, begin: float, end: float) -> dict[str, float]:
-        """CPU seconds each part used from ``begin`` to ``end`` (wall-clock times)."""
+        """CPU seconds each part used from ``begin`` to ``end`` (wall-clock times).
+
+        Counted process by process: a process started in the window counts whole, and one
+        that ended in it (a closed PostgreSQL connection's backend) is left out rather than
+        taking its earlier CPU off its part's sum."""
         before = next((s for t, s in reversed(self.samples) if t <= begin), self.samples[0][1] if self.samples else {})
         after = next((s for t, s in self.samples if t >= end), self.samples[-1][1] if self.samples else {})
-        used = {name: round(after.get(name, 0.0) - before.get(name, 0.0), 2) for name in after}
-        return dict(sorted(((k, v) for k, v in used.items() if v > 0), key=lambda kv: -kv[1]))
+        used: dict[str, float] = {}
+        for pid, (name, seconds) in after.items():
+            earlier = before.get(pid)
+            start = earlier[1] if earlier and earlier[0] == name else 0.0
+            used[name] = used.get(name, 0.0) + seconds - start
+        return dict(sorted(((k, round(v, 2)) for k, v in used.items() if round(v, 2) > 0), key=lambda kv: -kv[1]))
 
 
 def percentiles(values: list[float]) -> dict | None:
@@ -697,6 +713,7 @@ def main(argv: list[str] | None = None) -> int:
                "action_round_trip_s": percentiles(rtts),
                "actions": sum(b["actions"] for p in reports for b in p["boards"].values()),
                "stalls": sum(b["stalls"] for p in reports for b in p["boards"].values()),
+               "stalls_with_a_missed_view": sum(b["missed"] for p in reports for b in p["boards"].values()),
                "error_frames": sum(len(b["errors"]) for p in reports for b in p["boards"].values())
                - sum(b["stalls"] for p in reports for b in p["boards"].values()),
                "errors_by_code": dict(Counter(str(e).split(" after")[0] for p in reports

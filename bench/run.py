@@ -184,6 +184,16 @@ def web_processes_text(result: dict | None) -> str:
             "`SO_REUSEPORT` socket) as docker-compose runs the web service")
 
 
+def stalls_text(result: dict) -> str:
+    """The boards that waited over 30 s for a view, and how many of those had missed one."""
+    stalls = result.get("stalls", 0)
+    if "stalls_with_a_missed_view" not in result:
+        return f"{stalls} waits over 30 s for a view"
+    missed = result["stalls_with_a_missed_view"]
+    return (f"{stalls} waits over 30 s for a view, {missed} of them with a view missed (the others waited on an "
+            "opponent thinking over 30 s: 1 think in 400 at a 5 s mean)")
+
+
 def live_tournament_markdown(result: dict | None, machine: dict, shown: str, problem: str = "") -> str:
     """The section of a bench/live_tournament.py summary (``result``), or of why there is none."""
     lines = [f"## {LIVE_TOURNAMENT}", "",
@@ -225,7 +235,8 @@ def live_tournament_markdown(result: dict | None, machine: dict, shown: str, pro
     lines += ["", f"Players {result['players']}, rounds {len(result['rounds'])}, live matches {result['matches']}, "
               f"**lost {result['lost']}, doubled {result['doubled']}**, unfinished {result['unfinished']}, boards "
               f"missing {result['boards_missing']}; {result['actions']} actions (round trip p50 "
-              f"{ms(result['action_round_trip_s'], 'p50')}, p95 {ms(result['action_round_trip_s'], 'p95')}); wall "
+              f"{ms(result['action_round_trip_s'], 'p50')}, p95 {ms(result['action_round_trip_s'], 'p95')}); "
+              + stalls_text(result) + f"; wall "
               f"time {result['wall_s']:.0f} s. Target **{'met' if met else 'not met'}**. Command: `{shown}`.", ""]
     parts = (result.get("round_1_in_this_process") or {}).get("parts") or {}
     if parts:
