@@ -177,7 +177,7 @@ def live_tournament_section(machine: dict, players: int = 256, rounds: int = 2) 
 
 
 def web_processes_text(result: dict | None) -> str:
-    count = (result or {}).get("web_processes", 1)
+    count = (result or {}).get("web_processes", 2)
     if count == 1:
         return "one web process"
     return (f"{count} web processes, `python -m web.serve --workers {count}` (uvicorn, each process on its own "
