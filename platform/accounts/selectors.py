@@ -33,7 +33,8 @@ def recent_matches(
     between other players' decks does not make it theirs.
     None when the matches app is not installed, so that pages leave the section out.
     Each row: ``id``, ``url``, ``game``, ``status``, ``status_label``, ``created``,
-    ``entries`` (deck name, version, owner, pilot) and ``winner`` (an entry or None).
+    ``entries`` (deck name, version, owner, pilot), ``winner`` (an entry or None) and
+    ``forfeited`` (the match was decided by a no-show).
     """
     if not apps.is_installed("matches"):
         return None
@@ -60,6 +61,7 @@ def recent_matches(
                 "created": match.created,
                 "entries": entries,
                 "winner": next((e for e in entries if e["seat"] == winner_seat), None),
+                "forfeited": match.status == "done" and bool((match.result or {}).get("forfeited")),
             }
         )
     return rows

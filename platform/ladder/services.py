@@ -18,7 +18,8 @@ Which matches are rated, and in which pool:
   deck's rating, whatever version played.
 - A match is rated from ``result["places"]`` (by entry; equal places are ties). A match
   with fewer than two participants, or the same deck (or player) in two seats, is not
-  rated. A match already rated is never rated twice.
+  rated. A match decided by forfeit (``result["forfeited"]``: a seat did not show up) is
+  not rated: nothing was played. A match already rated is never rated twice.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def participants(match: Match, seats: Iterable[SeatRow | MatchSeat]) -> list[Par
     (see the module docstring)."""
     if match.status != Match.Status.DONE or not match.result or not match.result.get("places"):
         return []
+    if match.result.get("forfeited"):
+        return []  # decided by a no-show: nothing was played to rate
     places = list(match.result["places"])
     humans = pool_of(match) == Pool.HUMANS
     out = []

@@ -10,6 +10,10 @@ first connection records that they showed up (``LiveSeat.connected_at``). Frames
 - ``{"type": "act", "action": {...}, "index": n}``: play an action on the view at ``index``;
 - ``{"type": "resign"}``; ``{"type": "ping"}`` (answered ``{"type": "pong"}``).
 
+A seated player's first connection to a match being played is also sent to every other
+socket of the match as ``{"type": "presence", "seat": n, "present": true}`` (the board
+shows who has not come yet).
+
 Anything wrong gets ``{"type": "error", "code", "message"}`` and changes nothing; a flood
 of frames is rate-limited by a token bucket per connection, and a connection that keeps
 flooding is closed with code 4429. The consumer computes no rules: moves go through
@@ -57,18 +61,21 @@ def _collected(service, **kwargs) -> list:
 _run_move = database_sync_to_async(_collected, thread_sensitive=False)
 
 
-def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict]:
-    """The user's seat (None: a spectator) and the opening view it gets, in one trip to a
-    database thread; a seated player's first connection records that they showed up
+def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict, bool]:
+    """The user's seat (None: a spectator), the opening view it gets and whether this is
+    the seat's first connection to a match still being played, in one trip to a database
+    thread; a seated player's first connection records that they showed up
     (``services.live_seats_present``). Raises ``LiveMatch.DoesNotExist``."""
     found = services.live_read(match_id=match_id)
     if found is None:
         raise LiveMatch.DoesNotExist(f"there is no live match {match_id}")
     live, rows = found
     seat = selectors.seat_of(rows=rows, user=user)
+    arrived = False
     if seat is not None:
-        services.live_seats_present(rows=rows, user=user, now=timezone.now())
-    return seat, selectors.opening_payload(match_id=match_id, seat=seat, live=live, rows=rows)
+        arrived = services.live_seats_present(rows=rows, user=user, now=timezone.now())
+    opening = selectors.opening_payload(match_id=match_id, seat=seat, live=live, rows=rows)
+    return seat, opening, arrived and live.status == LiveMatch.Status.ACTIVE
 
 
 # Opening a board reads on the pool threads, as moves run (``_run_move``), not on the one
@@ -98,7 +105,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         async with services.layer_gate():
             await self.channel_layer.group_add(self.match_group, self.channel_name)
         try:
-            self.seat, opening = await _read_opening(self.match_id, self.user)
+            self.seat, opening, arrived = await _read_opening(self.match_id, self.user)
         except LiveMatch.DoesNotExist:
             # Accepted first so that the client reads why (a refused handshake is a bare 403).
             await self.accept()
@@ -109,6 +116,11 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
                       else services.group_for_seat(self.match_id, self.seat))
         await self.accept()
         await self.send_json(opening)
+        if arrived:
+            # The others at the table (and its spectators) see at once that this player
+            # has come, rather than at the next move's view.
+            async with services.layer_gate():
+                await self.channel_layer.group_send(self.match_group, {"type": "live.presence", "seat": self.seat})
 
 
     async def dispatch(self, message: dict) -> None:
@@ -212,6 +224,11 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         payload = event["views"].get(self.group)
         if payload is not None:
             await self.live_view({"payload": payload})
+
+    async def live_presence(self, event: dict) -> None:
+        """A seat's player has connected for the first time: say so to everyone else."""
+        if event.get("seat") != self.seat:
+            await self.send_json({"type": "presence", "seat": event["seat"], "present": True})
 
     async def live_view(self, event: dict) -> None:
         payload = event["payload"]

@@ -508,9 +508,20 @@ def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int
     """Mark the (locked) match done from its games; broadcast on commit.
 
     ``places`` (each game's places by entry, in game order) and ``entries`` (the seat
-    count) are read here unless the caller has them already."""
+    count) are read here unless the caller has them already; callers that pass ``places``
+    have no forfeited game (only live games are forfeited, and they are read here).
+
+    A game decided by forfeit (a no-show: its outcome's ``detail.forfeited``) puts the
+    entries that forfeited in the result's ``forfeited``: the match then says so, and the
+    ladder does not rate it (nothing was played to rate)."""
+    forfeited: set[int] = set()
     if places is None:
-        places = [g.outcome["entry_places"] for g in match.games.order_by("number")]
+        games = list(match.games.order_by("number").only("outcome", "seat_order"))
+        places = [g.outcome["entry_places"] for g in games]
+        for game in games:
+            order = list(game.seat_order)
+            forfeited.update(order[s] for s in (game.outcome.get("detail") or {}).get("forfeited") or ()
+                             if isinstance(s, int) and 0 <= s < len(order))
     if entries is None:
         entries = match.seats.count()
     result = standing(best_of=match.best_of, entries=entries, games=places)
@@ -520,6 +531,8 @@ def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int
     match.progress = len(places)
     match.winner_seat = result.winner
     match.result = result.to_json()
+    if forfeited:
+        match.result["forfeited"] = sorted(forfeited)
     match.lease_owner = ""
     match.lease_expires = None
     match.error = ""

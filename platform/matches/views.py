@@ -110,9 +110,11 @@ def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     entries = [{**entry, "wins": wins[entry["seat"]] if entry["seat"] < len(wins) else 0,
                 "place": places[entry["seat"]] if entry["seat"] < len(places) else None}
                for entry in match_seat_labels(match)]
+    gone = set(result.get("forfeited") or ())
     return render(request, "matches/detail.html", {
         "match": match,
         "entries": entries,
+        "forfeited": [entry["deck"] for entry in entries if entry["seat"] in gone],
         "initial": json_ready(MatchDetailSerializer(match).data),
         "live": live_updates_enabled(),
     })

@@ -87,7 +87,10 @@ function drawClocks() {
     const player = current.players[clock.seat];
     return el("div", { class: `live-clock${clock.running ? " running" : ""}${clock.seat === mySeat ? " mine" : ""}`,
       "data-clock-seat": clock.seat },
-    el("span", {}, clock.seat === mySeat ? `You (seat ${clock.seat})` : `Seat ${clock.seat} · ${player?.name ?? ""}`),
+    el("span", {}, clock.seat === mySeat ? `You (seat ${clock.seat})` : `Seat ${clock.seat} · ${player?.name ?? ""}`,
+      // A player who has not opened the board yet (a no-show may forfeit).
+      player && !player.present && current.status === "active"
+        ? el("em", { class: "live-absent", "data-absent": clock.seat }, " not here yet") : ""),
     el("strong", {}, clock.timed_out ? "out of time" : formatClock(left)));
   }));
   const prompt = $("[data-prompt]");
@@ -746,6 +749,12 @@ function connect() {
       placing.waiting = null;
       showError(payload.message);
       if (current) draw({ ...current, events: [], opening: false });
+      return;
+    }
+    if (payload.type === "presence") {
+      // Another seat's player has opened the board.
+      const player = current?.players?.find((p) => p.seat === payload.seat);
+      if (player) { player.present = payload.present; drawClocks(); }
       return;
     }
     if (payload.type !== "view") return;

@@ -98,9 +98,15 @@ function render(match, progress = null) {
   const result = root.querySelector("[data-match-result]");
   result.hidden = match.status !== "done";
   if (match.status === "done") {
+    const forfeited = match.result?.forfeited ?? [];
     result.replaceChildren(...(match.winner === null
-      ? ["The match is a draw."]
+      ? [forfeited.length ? "No one wins the match." : "The match is a draw."]
       : [el("strong", {}, deckName(match.winner)), " wins the match."]));
+    if (forfeited.length) {
+      const names = forfeited.map((seat) => deckName(seat)).join(", ");
+      result.append(" ", el("span", {class: "muted", "data-match-forfeit": ""},
+        `Decided by forfeit (${names} did not show up): not rated.`));
+    }
   }
   const error = root.querySelector("[data-match-error]");
   error.hidden = !match.error;

@@ -408,3 +408,44 @@ def test_axe_finds_no_serious_problem_on_the_live_page_while_a_card_is_chosen(
     assert watcher.locator("[data-actions-panel], [data-hand], [data-all-choices]").count() == 0
     found = axe_problems(watcher)
     assert found == [], json.dumps(found, indent=2)
+
+
+@pytest.fixture
+def two_people(django_db_setup, django_db_blocker) -> tuple[int, str, str]:
+    """A live TempoFront match of alice and bob, neither of whom has opened it; their cookies."""
+    from live import services
+    from live.services import SeatSpec
+
+    with django_db_blocker.unblock():
+        users = [User.objects.create_user(name, password=f"pw-{name}-123") for name in ("alice", "bob")]
+        live = services.live_create(seats=[SeatSpec(deck_version=make_deck(u, "tempofront", index=i).latest_version,
+                                                    user=u) for i, u in enumerate(users)], seed=3)
+        cookies = []
+        for user in users:
+            client = Client()
+            client.force_login(user)
+            cookies.append(client.cookies["sessionid"].value)
+    return live.match_id, cookies[0], cookies[1]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_board_says_who_has_not_come_yet_until_they_do(width, two_people, asgi_server, browser_page,
+                                                          screenshot):
+    from websockets.sync.client import connect
+
+    match_id, alice, bob = two_people
+    page = browser_page
+    errors = open_match(page, asgi_server, match_id, alice, width)
+    absent = page.locator('[data-clocks] [data-absent="1"]')
+    absent.wait_for(timeout=10_000)
+    assert absent.inner_text().strip() == "not here yet"
+    assert page.locator('[data-clocks] [data-absent="0"]').count() == 0  # alice herself is here
+    screenshot(page, f"live-board-opponent-absent-{width}")
+    # Bob opens his board (a socket of his own): alice's page drops the mark without a move.
+    with connect(asgi_server.ws_url(f"/ws/live/{match_id}/"), origin=asgi_server.origin, open_timeout=10,
+                 additional_headers={"Cookie": f"sessionid={bob}"}) as socket:
+        assert json.loads(socket.recv(timeout=10))["seat"] == 1
+        absent.wait_for(state="detached", timeout=10_000)
+    assert page.locator("[data-absent]").count() == 0
+    assert errors == []

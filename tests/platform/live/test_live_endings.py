@@ -13,9 +13,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.test import Client
 from live_helpers import make_deck
-from test_live_sockets import open_socket, receive_view
+from test_live_sockets import open_socket, receive, receive_view
 
 from engine.core import CONCEDE, Replay, Rng, verify_replay
+from ladder.models import RatingChange
 from live import engine_state, selectors, services
 from live.models import LiveMatch, LiveSeat
 from live.services import LiveError, SeatSpec
@@ -95,6 +96,25 @@ def test_a_seated_players_socket_marks_them_present_and_a_spectators_marks_nobod
     assert all(set(p) >= {"present"} and not any("connected" in key for key in p) for p in players)
 
 
+def test_the_others_at_the_table_hear_at_once_that_a_player_has_come(asgi_server, alice, bob, carol):
+    live = humans("tempofront", [alice, bob])
+    with open_socket(asgi_server, live.match_id, alice) as a, open_socket(asgi_server, live.match_id, carol) as watcher:
+        assert [p["present"] for p in receive_view(a)["players"]] == [True, False]
+        receive_view(watcher)
+        with open_socket(asgi_server, live.match_id, bob) as b:
+            assert [p["present"] for p in receive_view(b)["players"]] == [True, True]
+            # Alice and the spectator are told without waiting for a move; Bob is not told of himself.
+            assert receive(a, skip=()) == {"type": "presence", "seat": 1, "present": True}
+            assert receive(watcher, skip=()) == {"type": "presence", "seat": 1, "present": True}
+            b.send(json.dumps({"type": "ping"}))
+            assert receive(b, skip=()) == {"type": "pong"}
+        # Only the first arrival is news: Bob coming back sends nothing.
+        with open_socket(asgi_server, live.match_id, bob) as again:
+            receive_view(again)
+            with pytest.raises(TimeoutError):
+                receive(a, timeout=1.0, skip=())
+
+
 def test_a_move_proves_presence_and_the_service_sets_only_the_players_own_seats(alice, bob, carol, sent):
     live = humans("tempofront", [alice, bob])
     with engine_state.state_of(fresh(live)) as state:
@@ -154,13 +174,20 @@ def test_a_seat_that_did_not_show_forfeits_and_the_board_says_so(alice, bob, cli
         assert payload["result"]["ending"] == "bob forfeited: did not show up"
     pages_answer(client, live.match_id)
 
+    # The match says it was decided by forfeit, and is not rated: nothing was played.
+    assert match.result["forfeited"] == [1]
+    assert not RatingChange.objects.filter(match_id=live.match_id).exists()
+    page = client.get(f"/matches/{live.match_id}/").content.decode()
+    bob_deck = match.seats.get(seat=1).deck_version.deck.name
+    assert f"Decided by forfeit ({bob_deck} did not show up): not rated." in page
+
     # A match already over is left as it is.
     assert services.live_forfeit(match_id=live.match_id, seats=[0]) is None
     assert fresh(live).outcome == live.outcome and len(fresh(live).log) == len(live.log)
     assert services.live_forfeit(match_id=999_999, seats=[0]) is None
 
 
-def test_both_seats_forfeiting_both_lose(alice, bob, sent):
+def test_both_seats_forfeiting_both_lose(alice, bob, client, sent):
     live = humans("conquest", [alice, bob])
     services.live_forfeit(match_id=live.match_id, seats=[0, 1])
     live = fresh(live)
@@ -172,6 +199,25 @@ def test_both_seats_forfeiting_both_lose(alice, bob, sent):
     assert match.games.get(number=1).outcome["entry_places"] == [2, 2]
     assert (selectors.opening_payload(match_id=live.match_id, seat=0)["result"]["ending"]
             == "alice and bob forfeited: did not show up")
+    # Neither won, and it is no draw: the match says both forfeited, and nobody's rating moves.
+    assert match.result["forfeited"] == [0, 1]
+    assert not RatingChange.objects.filter(match_id=live.match_id).exists()
+    page = client.get(f"/matches/{live.match_id}/").content.decode()
+    assert "No one wins the match." in page and "The match is a draw." not in page
+    assert "did not show up): not rated." in page
+    api = client.get(f"/api/matches/{live.match_id}/").json()
+    assert api["winner"] is None and api["result"]["forfeited"] == [0, 1]
+
+
+def test_a_game_played_to_its_end_is_rated_where_a_forfeit_is_not(alice, bob, sent):
+    played = humans("tempofront", [alice, bob])
+    services.live_resign(match_id=played.match_id, user=alice)
+    assert "forfeited" not in Match.objects.get(pk=played.match_id).result
+    assert RatingChange.objects.filter(match_id=played.match_id).count() == 2
+    no_show = humans("tempofront", [alice, bob])
+    services.live_forfeit(match_id=no_show.match_id, seats=[0])
+    assert Match.objects.get(pk=no_show.match_id).winner_seat == 1
+    assert not RatingChange.objects.filter(match_id=no_show.match_id).exists()
 
 
 def test_forfeits_in_a_match_of_four_share_the_last_place(alice, bob, carol, sent):

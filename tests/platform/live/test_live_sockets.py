@@ -38,8 +38,14 @@ def open_socket(server, match_id: int, user: User | None = None):
                    additional_headers=headers)
 
 
-def receive(socket, timeout: float = TIMEOUT) -> dict:
-    return json.loads(socket.recv(timeout=timeout))
+def receive(socket, timeout: float = TIMEOUT, *, skip: tuple[str, ...] = ("presence",)) -> dict:
+    """The next frame, passing over the kinds in ``skip`` (by default a seat's arrival,
+    which may come at any time: another seat opening its board)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = json.loads(socket.recv(timeout=max(0.05, deadline - time.monotonic())))
+        if frame.get("type") not in skip:
+            return frame
 
 
 def receive_view(socket, timeout: float = TIMEOUT) -> dict:
