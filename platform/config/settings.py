@@ -159,7 +159,10 @@ if REDIS_URL:
             # another in each process: when a live event's round starts (hundreds of notices,
             # board sockets joining their groups, the first moves' views), notices reached
             # their sockets seconds late (bench/RESULTS.md, "Live Swiss of people").
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # web.layers: channels_redis's pub/sub layer with at most "capacity" messages
+            # held per socket (the oldest dropped), so a client that stops reading cannot
+            # make a web process hold its messages without end.
+            "BACKEND": "web.layers.BoundedPubSubChannelLayer",
             # redis-py's default socket timeout (5 s) once killed every idle WebSocket under
             # the list-based layer's 5 s blocking read: the read timeout stays well above
             # both that and the pub/sub reader's health checks (tests/platform/
@@ -174,6 +177,7 @@ if REDIS_URL:
                         "health_check_interval": 15,
                     }
                 ],
+                "capacity": 200,
             },
         }
     }
