@@ -239,7 +239,21 @@ def plan_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence[i
     seed = seed_from(tournament.seed, "match", number, pairing.table, len(pairing.replaced), len(pairing.series)) >> 11
     return live_plan(seats=specs, created_by=None, initial_ms=tournament.clock_initial * 1000,
                      increment_ms=tournament.clock_increment * 1000, spectator_delay=tournament.spectator_delay,
-                     seed=seed, params=dict(tournament.params or {}))
+                     seed=seed, params=dict(tournament.params or {}), title=game_title(tournament, pairing))
+
+
+def game_title(tournament: Tournament, pairing: Pairing) -> str:
+    """What the board and the players' banner call a table's game: "Spring Swiss, round 2"
+    (", game 2" in a best-of series), shortened to fit if the event's name is long."""
+    tail = f", round {pairing.round.number}"
+    if tournament.best_of > 1:
+        tail += f", game {len(pairing.series) + 1}"
+    from live.models import TITLE_MAX
+
+    name = " ".join(tournament.name.split())
+    if len(name) + len(tail) > TITLE_MAX:
+        name = name[:TITLE_MAX - len(tail) - 1].rstrip() + "…"
+    return name + tail
 
 
 def create_games(tournament: Tournament, planned: Sequence[tuple[Pairing, Any]], *,
@@ -251,14 +265,11 @@ def create_games(tournament: Tournament, planned: Sequence[tuple[Pairing, Any]],
     from live.services import live_create_many
 
     lives = live_create_many([plan for _, plan in planned])
-    for (pairing, _), live in zip(planned, lives, strict=True):
-        title = f"{tournament.name}, round {pairing.round.number}"
-        if tournament.best_of > 1:
-            title += f", game {len(pairing.series) + 1}"
+    for live in lives:
         if announce is None:
-            live_notify_seats(match_id=live.match_id, title=title)
+            live_notify_seats(match_id=live.match_id, title=live.title)
         else:
-            announce.append((live.match_id, title, None))
+            announce.append((live.match_id, live.title, None))
     return [live.match for live in lives]
 
 

@@ -159,10 +159,10 @@ if REDIS_URL:
             # another in each process: when a live event's round starts (hundreds of notices,
             # board sockets joining their groups, the first moves' views), notices reached
             # their sockets seconds late (bench/RESULTS.md, "Live Swiss of people").
-            # web.layers: channels_redis's pub/sub layer with at most "capacity" messages
+            # live/redis_layer.py: channels_redis's pub/sub layer with at most "capacity" messages
             # held per socket (the oldest dropped), so a client that stops reading cannot
             # make a web process hold its messages without end.
-            "BACKEND": "web.layers.BoundedPubSubChannelLayer",
+            "BACKEND": "live.redis_layer.BoundedPubSubChannelLayer",
             # redis-py's default socket timeout (5 s) once killed every idle WebSocket under
             # the list-based layer's 5 s blocking read: the read timeout stays well above
             # both that and the pub/sub reader's health checks (tests/platform/

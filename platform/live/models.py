@@ -20,6 +20,9 @@ from django.urls import reverse
 from engine import games as engine_games
 from web.games import GameField
 
+#: Longest title of a live match, in characters.
+TITLE_MAX = 120
+
 
 class LiveMatch(models.Model):
     """The playing state of one live match."""
@@ -36,6 +39,9 @@ class LiveMatch(models.Model):
     initial_ms = models.PositiveIntegerField(help_text="Each seat's time bank at the start, in ms")
     increment_ms = models.PositiveIntegerField(help_text="Time added to a seat's bank after each of its actions")
     spectator_delay = models.PositiveIntegerField(default=0, help_text="Seconds spectators lag behind the players")
+    title = models.CharField(max_length=TITLE_MAX, blank=True, default="",
+                             help_text="What the board and the players' banner call the match (a live event's "
+                                       "'Spring Swiss, round 2'); empty: 'Live match'")
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True,
                                          help_text="When the first running clock runs out")
     outcome = models.JSONField(null=True, blank=True, help_text="Final outcome by engine seat (after time-outs)")

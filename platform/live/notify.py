@@ -30,7 +30,7 @@ from django.utils.functional import SimpleLazyObject
 from engine import games as engine_games
 from live import services
 from live.consumers import BURST, LiveMatchConsumer
-from live.models import LiveMatch, LiveSeat
+from live.models import TITLE_MAX, LiveMatch, LiveSeat
 from web import effects
 
 #: What the banner calls a match that was announced without a title.
@@ -38,7 +38,7 @@ DEFAULT_TITLE = "Live match"
 #: The banner lists at most this many matches (newest first).
 WAITING_LIMIT = 5
 #: Longest title and url :func:`live_notify_seats` accepts, in characters.
-MAX_TITLE = 120
+MAX_TITLE = TITLE_MAX
 MAX_URL = 300
 #: The cookie where notify.js keeps the ids of the matches whose banner the player dismissed
 #: (ids joined by "."), so that the next page does not render them again.
@@ -65,7 +65,7 @@ def _notice(live: LiveMatch, rows: Sequence[LiveSeat], *, user_id: int, title: s
     return {
         "id": live.match_id,
         "url": url or live.get_absolute_url(),
-        "title": title or DEFAULT_TITLE,
+        "title": title or live.title or DEFAULT_TITLE,
         "opponents": [_seat_name(r) for r in rows if r.user_id != user_id],
         "game": _game_title(live.game),
     }
@@ -77,8 +77,8 @@ def _notice(live: LiveMatch, rows: Sequence[LiveSeat], *, user_id: int, title: s
 def matches_waiting(*, user) -> list[dict[str, Any]]:
     """The live matches being played where ``user`` holds a seat they still play (not
     resigned, not timed out), newest first, at most :data:`WAITING_LIMIT`, as the banner's
-    matches (titled :data:`DEFAULT_TITLE`: a title given to :func:`live_notify_seats` is not
-    stored). An anonymous user has none.
+    matches (titled as the match was created, ``LiveMatch.title``, else
+    :data:`DEFAULT_TITLE`). An anonymous user has none.
 
     One query (every seat of those matches, with their match and user): it runs on every
     page a signed-in player opens."""
@@ -121,12 +121,7 @@ def live_matches_waiting(request: HttpRequest) -> dict[str, Any]:
 
 
 def _clean_title(title: Any) -> str:
-    if not isinstance(title, str):
-        raise ValidationError({"title": [f"the title must be text, not {type(title).__name__}"]})
-    title = " ".join(title.split())
-    if len(title) > MAX_TITLE:
-        raise ValidationError({"title": [f"the title has {len(title)} characters; at most {MAX_TITLE}"]})
-    return title
+    return services.clean_title(title)
 
 
 def _clean_url(url: Any) -> str | None:
@@ -163,8 +158,8 @@ def live_notify_seats(*, match_id: int, title: str = "", url: str | None = None)
     page of the site they are: once the current transaction commits (at once outside one),
     each human seat's :func:`user_group` gets ``{"type": "notify.match", "match": {"id",
     "url", "title", "opponents", "game"}}``. ``title`` (e.g. ``"Spring Swiss, round 2"``;
-    default "Live match") and ``url`` (a path of this site; default the match's board) are
-    what the banner shows and links to.
+    default the match's own ``LiveMatch.title``, else "Live match") and ``url`` (a path
+    of this site; default the match's board) are what the banner shows and links to.
 
     ``live.services.live_create`` does not call this: a caller that creates a live match for
     people calls it in the same transaction (the tournaments do, for every round's matches,

@@ -47,7 +47,7 @@ from engine.bots import make_bot
 from engine.core import CONCEDE, DeckError, IllegalAction, Outcome, Rng, State
 from engine.runner import Observation
 from live import conf, engine_state
-from live.models import LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
+from live.models import TITLE_MAX, LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
 from web import effects
 from web.apperrors import AppError
@@ -127,6 +127,18 @@ class LivePlan:
     initial_ms: int
     increment_ms: int
     spectator_delay: int
+    title: str = ""
+
+
+def clean_title(title: Any) -> str:
+    """``title`` with its runs of white space made single spaces; raises ``ValidationError``
+    (``title``) for one that is not text or is longer than ``TITLE_MAX`` characters."""
+    if not isinstance(title, str):
+        raise ValidationError({"title": [f"the title must be text, not {type(title).__name__}"]})
+    title = " ".join(title.split())
+    if len(title) > TITLE_MAX:
+        raise ValidationError({"title": [f"the title has {len(title)} characters; at most {TITLE_MAX}"]})
+    return title
 
 
 def live_plan(
@@ -138,9 +150,12 @@ def live_plan(
     spectator_delay: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
+    title: str = "",
 ) -> LivePlan:
     """Check and deal a live match as :func:`live_create` would, writing nothing; raises
-    the same ``ValidationError``."""
+    the same ``ValidationError``. ``title`` is what the board and the players' banner call
+    the match (:func:`clean_title`)."""
+    title = clean_title(title)
     errors: dict[str, list[str]] = {}
     specs = list(seats)
     game_names = sorted({s.deck_version.deck.game for s in specs})
@@ -198,7 +213,7 @@ def live_plan(
     ]
     return LivePlan(specs=specs, game=game.name, state=state, rows=rows, created_by=created_by,
                     params=clean_params, seed=seed, initial_ms=initial_ms, increment_ms=increment_ms,
-                    spectator_delay=spectator_delay)
+                    spectator_delay=spectator_delay, title=title)
 
 
 def live_create(
@@ -210,8 +225,11 @@ def live_create(
     spectator_delay: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
+    title: str = "",
 ) -> LiveMatch:
-    """Create a live match (a ``Match`` of kind ``live`` and its :class:`LiveMatch`).
+    """Create a live match (a ``Match`` of kind ``live`` and its :class:`LiveMatch`),
+    called ``title`` on its board and in its players' banner (:func:`clean_title`; empty:
+    "Live match").
 
     Validates at once and raises ``ValidationError`` (``seats``, ``params``): every deck
     for the same game, a seat count the game allows, each seat played by a user or a
@@ -220,7 +238,7 @@ def live_create(
     """
     return live_create_many([live_plan(seats=seats, created_by=created_by, initial_ms=initial_ms,
                                        increment_ms=increment_ms, spectator_delay=spectator_delay, seed=seed,
-                                       params=params)])[0]
+                                       params=params, title=title)])[0]
 
 
 def live_create_many(plans: Sequence[LivePlan]) -> list[LiveMatch]:
@@ -240,7 +258,8 @@ def live_create_many(plans: Sequence[LivePlan]) -> list[LiveMatch]:
                                          seed=plan.seed)
             for plan in plans])
         lives = [LiveMatch(match=match, game=plan.game, initial_ms=plan.initial_ms, increment_ms=plan.increment_ms,
-                           spectator_delay=plan.spectator_delay, next_deadline=_next_deadline(plan.rows))
+                           spectator_delay=plan.spectator_delay, next_deadline=_next_deadline(plan.rows),
+                           title=plan.title)
                  for plan, match in zip(plans, matches, strict=True)]
         if connection.features.can_return_rows_from_bulk_insert:
             LiveMatch.objects.bulk_create(lives)

@@ -2,7 +2,7 @@
 
 The Redis pub/sub channel layer queues each socket's messages in the web process until
 its consumer takes them; a consumer stalled on a client that does not read would let that
-queue grow for as long as the socket stays open. ``web.layers.BoundedPubSubChannelLayer``
+queue grow for as long as the socket stays open. ``live.redis_layer.BoundedPubSubChannelLayer``
 keeps the newest ``capacity`` messages of each channel (a live board that sees a gap in
 the views asks for the whole view again)."""
 
@@ -15,7 +15,7 @@ import uuid
 import pytest
 from django.conf import settings
 
-from web import layers
+from live import redis_layer as layers
 
 
 def test_a_full_queue_drops_its_oldest_message_and_keeps_the_newest():
@@ -40,7 +40,7 @@ def test_a_capacity_that_is_not_a_positive_integer_is_refused(capacity):
 def test_the_site_uses_the_bounded_layer_on_redis():
     from channels.layers import get_channel_layer
 
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "web.layers.BoundedPubSubChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "live.redis_layer.BoundedPubSubChannelLayer"
     layer = get_channel_layer()
     assert isinstance(layer, layers.BoundedPubSubChannelLayer) and layer.capacity == layers.CAPACITY
 

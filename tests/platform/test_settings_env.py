@@ -84,7 +84,7 @@ def test_redis_url_switches_broker_channel_layer_and_cache_to_redis():
     url = "redis://cache.internal:6379/3"
     resolved = resolved_settings(REDIS_URL=url)
     assert resolved["broker"] == url
-    assert resolved["channel_layer"] == "web.layers.BoundedPubSubChannelLayer"
+    assert resolved["channel_layer"] == "live.redis_layer.BoundedPubSubChannelLayer"
     assert [host["address"] for host in resolved["channel_hosts"]] == [url]
     assert resolved["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert resolved["cache_location"] == url

@@ -375,6 +375,9 @@ def test_best_of_three_carries_the_players_from_one_game_to_the_next(organiser):
     assert pairing.seat_entries == list(reversed(first_seats))
     assert LiveMatch.objects.get(match_id=first_match).next_match_id == pairing.match_id
     assert my_match(tournament=event, user=seat_user(pairing, 0))["game"] == 2
+    # Each game's board and banner say which event, round and game it is.
+    assert LiveMatch.objects.get(match_id=first_match).title == f"{event.name}, round 1, game 1"
+    assert LiveMatch.objects.get(match_id=pairing.match_id).title == f"{event.name}, round 1, game 2"
     # The same player wins game 2 from the other seat: 2-0, the series is over.
     finish_by_resignation(pairing, loser_index=0)
     tournament_advance(tournament_id=event.pk)
@@ -534,3 +537,22 @@ def test_a_live_pod_of_four_is_one_four_seat_live_match_and_the_tick_repairs_the
     assert pairing.result["places"][pairing.entries.index(absent)] == 4
     rows = standings_rows(tournament=event)
     assert rows[-1]["entry"]["id"] == absent and rows[-1]["points"] == 0
+
+
+@pytest.mark.django_db
+def test_a_table_is_titled_with_the_whole_name_of_its_event(organiser):
+    event = people_event(organiser, rounds=1, name="Grand " * 16 + "Open")
+    enter_people(event, 2)
+    tournament_start(tournament_id=event.pk, now=event.starts_at)
+    (pairing,) = tables(event)
+    # The longest name an event may have (100 characters) fits whole.
+    assert LiveMatch.objects.get(match_id=pairing.match_id).title == event.name + ", round 1"
+
+
+def test_a_table_title_longer_than_a_live_match_title_is_shortened_at_the_events_name():
+    from types import SimpleNamespace
+
+    event = SimpleNamespace(name="N" * 100, best_of=3)
+    pairing = SimpleNamespace(round=SimpleNamespace(number=1000), series=[1] * 9)
+    title = live_events.game_title(event, pairing)
+    assert len(title) == 120 and title.endswith("N…, round 1000, game 10")

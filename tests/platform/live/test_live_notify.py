@@ -113,6 +113,40 @@ def test_on_connect_the_matches_waiting_are_listed_newest_first(asgi_server, pla
         assert [m["id"] for m in receive(b)["matches"]] == [first.match_id]
 
 
+def test_a_titled_match_keeps_its_title_on_reconnect_on_every_page_and_on_its_board(asgi_server, players):
+    """A live event's table is created with its title ("Cup, round 3"): a notify socket
+    that (re)connects lists it by that title, and so do the banner and the board, not
+    "Live match"."""
+    alice, bob, _ = players
+    a = make_deck(alice, "tempofront", index=0).latest_version
+    b = make_deck(bob, "tempofront", index=1).latest_version
+    live = services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+                                title="  Cup,\n round 3 ")
+    assert LiveMatch.objects.get(pk=live.pk).title == "Cup, round 3"
+    with notify_socket(asgi_server, alice) as socket:
+        assert [m["title"] for m in receive(socket)["matches"]] == ["Cup, round 3"]
+        # Announced without a title of its own, the match is announced by its stored one.
+        live_notify_seats(match_id=live.match_id)
+        assert receive(socket)["match"]["title"] == "Cup, round 3"
+    assert matches_waiting(user=alice)[0]["title"] == "Cup, round 3"
+    assert "Your match is ready: <strong>Cup, round 3</strong> vs alice" in page_of(bob, "/decks/")
+    board = page_of(bob, f"/live/{live.match_id}/")
+    assert f'Cup, round 3 <span class="muted">· #{live.match_id}</span></h1>' in board
+    assert f"<title>Cup, round 3 (live match #{live.match_id})" in board
+
+
+@pytest.mark.parametrize("title", ["x" * 121, 42, None])
+def test_a_match_title_that_cannot_be_shown_is_refused_and_nothing_is_written(players, title):
+    alice, bob, _ = players
+    a = make_deck(alice, "tempofront", index=0).latest_version
+    b = make_deck(bob, "tempofront", index=1).latest_version
+    with pytest.raises(ValidationError) as refused:
+        services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+                             title=title)
+    assert "title" in refused.value.message_dict
+    assert not LiveMatch.objects.exists()
+
+
 def test_a_round_of_matches_is_announced_together_after_commit(asgi_server, players):
     """What a live event's round does (``live_notify_many`` inside ``effects.batched``):
     every match of the round is announced to its players, none before the batch ends."""
