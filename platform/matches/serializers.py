@@ -36,13 +36,15 @@ class MatchGameSerializer(serializers.ModelSerializer):
     places = serializers.SerializerMethodField(help_text="Place of each entry (1 is first)")
     reason = serializers.SerializerMethodField()
     scores = serializers.SerializerMethodField(help_text="Engine scores, by engine seat")
+    forfeited = serializers.SerializerMethodField(help_text="The entries that forfeited the game (did not show up "
+                                                            "for a live game); empty for a game played out")
     replay_url = serializers.SerializerMethodField()
     api_replay_url = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchGame
-        fields = ["number", "seat_order", "winner", "places", "reason", "scores", "actions", "bot_errors",
-                  "tiebreak", "replay_url", "api_replay_url"]
+        fields = ["number", "seat_order", "winner", "places", "reason", "scores", "forfeited", "actions",
+                  "bot_errors", "tiebreak", "replay_url", "api_replay_url"]
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_winner(self, game: MatchGame) -> int | None:
@@ -56,6 +58,12 @@ class MatchGameSerializer(serializers.ModelSerializer):
 
     def get_scores(self, game: MatchGame) -> list[Any]:
         return list(game.outcome.get("scores") or [])
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_forfeited(self, game: MatchGame) -> list[int]:
+        order = list(game.seat_order)
+        seats = (game.outcome.get("detail") or {}).get("forfeited") or ()
+        return sorted({order[s] for s in seats if isinstance(s, int) and 0 <= s < len(order)})
 
     def get_replay_url(self, game: MatchGame) -> str:
         return reverse("matches:replay", args=[game.match_id]) + f"?game={game.number}"

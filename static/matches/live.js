@@ -53,7 +53,8 @@ function renderGames(match) {
     return el("tr", {},
       el("td", {}, game.number),
       el("td", {}, game.seat_order.map((entry, seat) => `S${seat} ${deckName(entry)}`).join(" · ")),
-      el("td", {}, game.winner === null ? "Draw" : deckName(game.winner)),
+      el("td", {}, (game.winner === null ? (game.forfeited?.length ? "None" : "Draw") : deckName(game.winner))
+        + (game.forfeited?.length ? " (forfeit)" : "")),
       el("td", {}, game.reason + (game.tiebreak ? " · Match the Twos" : "")),
       el("td", {}, game.actions),
       el("td", {}, ...errors),

@@ -449,3 +449,42 @@ def test_the_board_says_who_has_not_come_yet_until_they_do(width, two_people, as
         absent.wait_for(state="detached", timeout=10_000)
     assert page.locator("[data-absent]").count() == 0
     assert errors == []
+
+
+@pytest.fixture
+def double_no_show(two_people, django_db_blocker) -> tuple[int, str]:
+    """The match of ``two_people`` after neither player showed up."""
+    from live import services
+
+    match_id, alice, _ = two_people
+    with django_db_blocker.unblock():
+        services.live_forfeit(match_id=match_id, seats=[0, 1])
+    return match_id, alice
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_match_page_says_a_double_no_show_is_no_draw_and_not_rated(width, double_no_show, asgi_server,
+                                                                      browser_page, screenshot):
+    match_id, alice = double_no_show
+    page = browser_page
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": width, "height": 900})
+    page.context.add_cookies([{"name": "sessionid", "value": alice, "url": asgi_server.origin}])
+    page.goto(asgi_server.url(f"/matches/{match_id}/"))
+    result = page.locator("[data-match-result]")
+    result.wait_for(timeout=10_000)
+    # The page's script redraws the result from the match's data on load (static/matches/
+    # live.js): it must say the same, without a script error.
+    page.wait_for_function("document.querySelector('[data-match-result] [data-match-forfeit]') !== null")
+    text = " ".join(result.inner_text().split())
+    assert text.startswith("No one wins the match.") and "draw" not in text
+    assert "Decided by forfeit (" in text and "did not show up): not rated." in text
+    box = result.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    # The game's row says who won it the same way: nobody, by forfeit.
+    winner_cell = page.locator("[data-games-body] tr").first.locator("td").nth(2)
+    assert winner_cell.inner_text().strip() == "None (forfeit)"
+    screenshot(page, f"match-double-no-show-{width}")
+    assert errors == []

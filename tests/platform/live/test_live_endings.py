@@ -207,6 +207,7 @@ def test_both_seats_forfeiting_both_lose(alice, bob, client, sent):
     assert "did not show up): not rated." in page
     api = client.get(f"/api/matches/{live.match_id}/").json()
     assert api["winner"] is None and api["result"]["forfeited"] == [0, 1]
+    assert api["games"][0]["winner"] is None and api["games"][0]["forfeited"] == [0, 1]
 
 
 def test_a_game_played_to_its_end_is_rated_where_a_forfeit_is_not(alice, bob, sent):
