@@ -67,11 +67,16 @@ function outcomeBanner(ctx) {
   if (!ctx.final || !ctx.outcome) return null;
   const places = ctx.outcome.places ?? [];
   const winner = ctx.outcome.winner;
+  // A live game decided by a no-show: the seats that forfeited (engine seats).
+  const forfeited = ctx.outcome.detail?.forfeited ?? [];
   const head = winner === null || winner === undefined
-    ? "The game is a draw"
+    ? (forfeited.length ? "Nobody wins the game" : "The game is a draw")
     : `${seatLabel(ctx, winner)} wins`;
+  const how = forfeited.length
+    ? `by forfeit (${forfeited.map((seat) => seatLabel(ctx, seat)).join(", ")} did not show up)`
+    : `by ${ctx.outcome.reason}`;
   return el("div", { class: "outcome-banner", "data-outcome": true },
-    el("strong", {}, `${head} by ${ctx.outcome.reason}.`),
+    el("strong", {}, `${head} ${how}.`),
     el("span", { class: "muted" }, ` Places: ${places.map((p, s) => `seat ${s}: ${p}`).join(", ")}`),
     tiebreakPanel(ctx));
 }

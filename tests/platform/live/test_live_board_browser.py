@@ -487,4 +487,11 @@ def test_the_match_page_says_a_double_no_show_is_no_draw_and_not_rated(width, do
     winner_cell = page.locator("[data-games-body] tr").first.locator("td").nth(2)
     assert winner_cell.inner_text().strip() == "None (forfeit)"
     screenshot(page, f"match-double-no-show-{width}")
+    # The replay's last frame says it too.
+    page.goto(asgi_server.url(f"/matches/{match_id}/replay/?game=1&action=1000"))
+    banner = page.locator("[data-outcome]")
+    banner.wait_for(timeout=10_000)
+    text = " ".join(banner.inner_text().split())
+    assert text.startswith("Nobody wins the game by forfeit (Seat 0 · ") and "did not show up)." in text
+    assert "draw" not in text
     assert errors == []
