@@ -34,6 +34,7 @@ import time
 import uuid
 from pathlib import Path
 
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 SCHEMA = """
@@ -87,13 +88,13 @@ class SQLiteBusChannelLayer(InMemoryChannelLayer):
             self._last_cleanup = now
             conn.execute("DELETE FROM bus WHERE created < ?", (now - self.retention,))
 
-    def _read(self) -> list[tuple[int, str, str, str]]:
+    def _read(self) -> list[tuple[int, float, str, str, str]]:
         conn = self._connection()
         if self._last_id is None:
             self._last_id = conn.execute("SELECT COALESCE(MAX(id), 0) FROM bus").fetchone()[0]
             return []
-        rows = conn.execute("SELECT id, kind, target, body FROM bus WHERE id > ? AND origin != ? ORDER BY id",
-                            (self._last_id, self.process_id)).fetchall()
+        rows = conn.execute("SELECT id, created, kind, target, body FROM bus WHERE id > ? AND origin != ? "
+                            "ORDER BY id", (self._last_id, self.process_id)).fetchall()
         if rows:
             self._last_id = rows[-1][0]
         return rows
@@ -125,6 +126,22 @@ class SQLiteBusChannelLayer(InMemoryChannelLayer):
     async def flush(self) -> None:
         await super().flush()
 
+    async def _group_send_as_of(self, group: str, message: dict, published: float) -> None:
+        """Deliver a group message another process wrote at ``published`` to this process's
+        members of ``group`` that had joined by then, as Redis pub/sub would: the poller
+        reads it up to ``poll_interval`` later, and a socket that joined meanwhile (a board
+        opening just after a move, which its opening view already shows) must not get it
+        after its opening view. (A match's final view sent before a board opened, arriving
+        after the view that links the next game, took that link off the board.)"""
+        members = self.groups.get(group) or {}
+        for channel, joined in list(members.items()):
+            if joined > published:
+                continue
+            try:
+                await super().send(channel, message)
+            except ChannelFull:
+                pass
+
     # ------------------------------------------------------------------ the poller
 
     def _ensure_poller(self) -> None:
@@ -138,10 +155,10 @@ class SQLiteBusChannelLayer(InMemoryChannelLayer):
         while True:
             try:
                 rows = await asyncio.to_thread(self._read)
-                for _id, kind, target, body in rows:
+                for _id, created, kind, target, body in rows:
                     message = json.loads(body)
                     if kind == "group":
-                        await super().group_send(target, message)
+                        await self._group_send_as_of(target, message, created)
                     elif self._is_local(target):
                         await super().send(target, message)
             except asyncio.CancelledError:
