@@ -12,7 +12,8 @@ first connection records that they showed up (``LiveSeat.connected_at``). Frames
 
 A seated player's first connection to a match being played is also sent to every other
 socket of the match as ``{"type": "presence", "seat": n, "present": true}`` (the board
-shows who has not come yet).
+shows who has not come yet): to the other seats at once, to spectators after the match's
+spectator delay.
 
 Anything wrong gets ``{"type": "error", "code", "message"}`` and changes nothing; a flood
 of frames is rate-limited by a token bucket per connection, and a connection that keeps
@@ -61,11 +62,12 @@ def _collected(service, **kwargs) -> list:
 _run_move = database_sync_to_async(_collected, thread_sensitive=False)
 
 
-def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict, bool]:
-    """The user's seat (None: a spectator), the opening view it gets and whether this is
-    the seat's first connection to a match still being played, in one trip to a database
-    thread; a seated player's first connection records that they showed up
-    (``services.live_seats_present``). Raises ``LiveMatch.DoesNotExist``."""
+def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict, int | None]:
+    """The user's seat (None: a spectator), the opening view it gets and, when this is the
+    seat's first connection to a match still being played, the match's spectator delay
+    (else None), in one trip to a database thread; a seated player's first connection
+    records that they showed up (``services.live_seats_present``). Raises
+    ``LiveMatch.DoesNotExist``."""
     found = services.live_read(match_id=match_id)
     if found is None:
         raise LiveMatch.DoesNotExist(f"there is no live match {match_id}")
@@ -75,7 +77,7 @@ def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict, bool]:
     if seat is not None:
         arrived = services.live_seats_present(rows=rows, user=user, now=timezone.now())
     opening = selectors.opening_payload(match_id=match_id, seat=seat, live=live, rows=rows)
-    return seat, opening, arrived and live.status == LiveMatch.Status.ACTIVE
+    return seat, opening, (live.spectator_delay if arrived and live.status == LiveMatch.Status.ACTIVE else None)
 
 
 # Opening a board reads on the pool threads, as moves run (``_run_move``), not on the one
@@ -116,11 +118,12 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
                       else services.group_for_seat(self.match_id, self.seat))
         await self.accept()
         await self.send_json(opening)
-        if arrived:
-            # The others at the table (and its spectators) see at once that this player
-            # has come, rather than at the next move's view.
+        if arrived is not None:
+            # The others at the table see at once that this player has come, rather than at
+            # the next move's view; spectators as late as they see the moves.
             async with services.layer_gate():
-                await self.channel_layer.group_send(self.match_group, {"type": "live.presence", "seat": self.seat})
+                await self.channel_layer.group_send(self.match_group, {"type": "live.presence", "seat": self.seat,
+                                                                       "delay": arrived})
 
 
     async def dispatch(self, message: dict) -> None:
@@ -226,9 +229,18 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             await self.live_view({"payload": payload})
 
     async def live_presence(self, event: dict) -> None:
-        """A seat's player has connected for the first time: say so to everyone else."""
-        if event.get("seat") != self.seat:
-            await self.send_json({"type": "presence", "seat": event["seat"], "present": True})
+        """A seat's player has connected for the first time: say so to everyone else (to
+        spectators after the match's spectator delay, as its views)."""
+        if event.get("seat") == self.seat:
+            return
+        frame = {"type": "presence", "seat": event["seat"], "present": True}
+        delay = event.get("delay") or 0
+        if self.seat is None and delay:
+            loop = asyncio.get_running_loop()
+            handle = loop.call_later(delay, lambda: asyncio.ensure_future(self._send_later(frame)))
+            self.pending.add(handle)
+            return
+        await self.send_json(frame)
 
     async def live_view(self, event: dict) -> None:
         payload = event["payload"]

@@ -115,6 +115,19 @@ def test_the_others_at_the_table_hear_at_once_that_a_player_has_come(asgi_server
                 receive(a, timeout=1.0, skip=())
 
 
+def test_spectators_hear_of_an_arrival_as_late_as_they_see_the_moves(asgi_server, alice, bob, carol):
+    live = humans("tempofront", [alice, bob], spectator_delay=2)
+    with open_socket(asgi_server, live.match_id, alice) as a, open_socket(asgi_server, live.match_id, carol) as watcher:
+        receive_view(a)
+        receive_view(watcher)
+        with open_socket(asgi_server, live.match_id, bob) as b:
+            receive_view(b)
+            assert receive(a, skip=()) == {"type": "presence", "seat": 1, "present": True}
+            with pytest.raises(TimeoutError):
+                receive(watcher, timeout=1.0, skip=())
+            assert receive(watcher, timeout=5.0, skip=()) == {"type": "presence", "seat": 1, "present": True}
+
+
 def test_a_move_proves_presence_and_the_service_sets_only_the_players_own_seats(alice, bob, carol, sent):
     live = humans("tempofront", [alice, bob])
     with engine_state.state_of(fresh(live)) as state:
