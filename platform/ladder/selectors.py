@@ -420,8 +420,17 @@ def queue_depths(timeout: float = BROKER_TIMEOUT_SECONDS, broker_url: str | None
         except ChannelError:  # the broker holds no such queue yet (Redis drops empty ones): nothing waits
             return 0
 
+    def connect():
+        if broker_url is None:
+            return app.connection_for_read()
+        # A given URL's own transport (its scheme's), not the app's: the embedded stack sets
+        # its filesystem transport by name, which would read any URL as a folder.
+        from kombu import Connection
+
+        return Connection(broker_url, connect_timeout=timeout)
+
     def count() -> dict[str, int]:
-        with app.connection_for_read(broker_url) as connection:
+        with connect() as connection:
             connection.ensure_connection(max_retries=1, timeout=timeout)
             channel = connection.channel()
             try:
