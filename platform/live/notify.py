@@ -120,10 +120,6 @@ def live_matches_waiting(request: HttpRequest) -> dict[str, Any]:
 # --------------------------------------------------------------------------- writes
 
 
-def _clean_title(title: Any) -> str:
-    return services.clean_title(title)
-
-
 def _clean_url(url: Any) -> str | None:
     if url is None:
         return None
@@ -177,7 +173,7 @@ def live_notify_many(announcements: Sequence[tuple[int, str, str | None]]) -> No
     """:func:`live_notify_seats` for many matches at once, ``(match_id, title, url)`` each:
     their seats are read in one query after commit (a round of a live event announces all
     its tables together). Refuses the whole list, sending nothing, if one is refused."""
-    cleaned = [(int(match_id), _clean_title(title), _clean_url(url)) for match_id, title, url in announcements]
+    cleaned = [(int(match_id), services.clean_title(title), _clean_url(url)) for match_id, title, url in announcements]
     if not cleaned:
         return
     status = dict(LiveMatch.objects.filter(match_id__in=[m for m, _, _ in cleaned]).values_list("match_id", "status"))

@@ -172,3 +172,11 @@ class MatchGame(models.Model):
         places = self.outcome.get("entry_places") or []
         firsts = [entry for entry, place in enumerate(places) if place == 1]
         return firsts[0] if len(firsts) == 1 else None
+
+    @property
+    def forfeited_entries(self) -> list[int]:
+        """The entries that forfeited the game (a live game's no-shows, ``detail.forfeited``
+        by engine seat), in entry order; empty for a game played out."""
+        order = list(self.seat_order)
+        seats = (self.outcome.get("detail") or {}).get("forfeited") or ()
+        return sorted({order[s] for s in seats if isinstance(s, int) and 0 <= s < len(order)})

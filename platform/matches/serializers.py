@@ -61,9 +61,7 @@ class MatchGameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_forfeited(self, game: MatchGame) -> list[int]:
-        order = list(game.seat_order)
-        seats = (game.outcome.get("detail") or {}).get("forfeited") or ()
-        return sorted({order[s] for s in seats if isinstance(s, int) and 0 <= s < len(order)})
+        return game.forfeited_entries
 
     def get_replay_url(self, game: MatchGame) -> str:
         return reverse("matches:replay", args=[game.match_id]) + f"?game={game.number}"

@@ -519,9 +519,7 @@ def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int
         games = list(match.games.order_by("number").only("outcome", "seat_order"))
         places = [g.outcome["entry_places"] for g in games]
         for game in games:
-            order = list(game.seat_order)
-            forfeited.update(order[s] for s in (game.outcome.get("detail") or {}).get("forfeited") or ()
-                             if isinstance(s, int) and 0 <= s < len(order))
+            forfeited.update(game.forfeited_entries)
     if entries is None:
         entries = match.seats.count()
     result = standing(best_of=match.best_of, entries=entries, games=places)
