@@ -236,10 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--json", action="store_true", help="one JSON object per game")
     p.add_argument("--replay-dir", default=None, help="write one replay file per game here")
-    p.add_argument("--decision-seconds", type=float, default=None, help="a slower bot decision forfeits")
+    p.add_argument("--decision-seconds", type=float, default=None,
+                   help="hard limit of one decision: stopped there, the bot forfeits (docs/bots.md)")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("arena", help="many bot matches with seats and decks rotated; win rates with 95% CIs")
+    p = sub.add_parser("arena", help="many bot matches with seats and decks rotated; win rates with 95%% CIs")
     game_arg(p, players=True)
     p.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. search:strong,greedy")
     p.add_argument("--decks", default="", help="deck pool (starter names or files); default: the starter decks")
@@ -251,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object with per-bot results")
     p.add_argument("--quiet", action="store_true",
                    help="no per-game progress lines on stderr (never on stdout, so --json stays one object)")
-    p.add_argument("--decision-seconds", type=float, default=None, help="a slower bot decision forfeits")
+    p.add_argument("--decision-seconds", type=float, default=None,
+                   help="hard limit of one decision: stopped there, the bot forfeits (docs/bots.md)")
     p.add_argument("--jobs", type=int, default=1,
                    help="worker processes playing matches in parallel (0: one per core); same results as 1")
     p.set_defaults(func=cmd_arena)

@@ -31,6 +31,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.api import ErrorSerializer
+from decks.permissions import request_deck_visibility
 from tournaments import formats
 from tournaments.live import tournament_check_in
 from tournaments.models import Entry, Tournament
@@ -48,6 +49,8 @@ from tournaments.serializers import (
 )
 from tournaments.services import tournament_create, tournament_drop, tournament_enter, tournament_start
 from web.games import game_names
+from web.idempotency import IDEMPOTENCY_KEY, api_create_once
+from web.inputs import MAX_ID, MAX_ID_DIGITS, parse_id
 
 FILTERS = [
     OpenApiParameter("game", OpenApiTypes.STR, enum=game_names()),
@@ -113,7 +116,8 @@ class TournamentListCreate(generics.GenericAPIView):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(TournamentSerializer(page, many=True).data)
 
-    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentDetailSerializer, **ERRORS})
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentDetailSerializer, **ERRORS},
+                   parameters=[IDEMPOTENCY_KEY])
     def post(self, request: Request) -> Response:
         if not can_create_tournament(request.user):
             raise exceptions.NotAuthenticated()
@@ -121,9 +125,12 @@ class TournamentListCreate(generics.GenericAPIView):
         body.is_valid(raise_exception=True)
         values = dict(body.validated_data)
         publish = values.pop("publish", True)
-        tournament = tournament_create(organiser=request.user, publish=publish, **values)
-        return Response(TournamentDetailSerializer(tournament_get(tournament_id=tournament.pk)).data,
-                        status=status.HTTP_201_CREATED)
+
+        def create():
+            tournament = tournament_create(organiser=request.user, publish=publish, **values)
+            return status.HTTP_201_CREATED, TournamentDetailSerializer(tournament_get(tournament_id=tournament.pk)).data
+
+        return api_create_once(request, scope="tournaments.create", create=create)
 
 
 class TournamentDetail(APIView):
@@ -131,7 +138,8 @@ class TournamentDetail(APIView):
 
     @extend_schema(responses={200: TournamentDetailSerializer, 404: ErrorSerializer})
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(TournamentDetailSerializer(get_visible(request, tournament_id)).data)
+        return Response(TournamentDetailSerializer(get_visible(request, tournament_id),
+                                                   context={"viewer": request.user}).data)
 
 
 class TournamentEntries(generics.GenericAPIView):
@@ -144,34 +152,41 @@ class TournamentEntries(generics.GenericAPIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = get_visible(request, tournament_id)
         page = self.paginate_queryset(entry_list(tournament=tournament))
-        context = {"decklists": can_see_decklists(request.user, tournament), "viewer_id": request.user.pk}
+        context = {"decklists": can_see_decklists(request.user, tournament), "viewer": request.user,
+                   "visibility": request_deck_visibility(request)}
         return self.get_paginated_response(EntrySerializer(page, many=True, context=context).data)
 
-    @extend_schema(request=EnterSerializer, responses={201: EntrySerializer, **ERRORS})
+    @extend_schema(request=EnterSerializer, responses={201: EntrySerializer, **ERRORS}, parameters=[IDEMPOTENCY_KEY])
     def post(self, request: Request, tournament_id: int) -> Response:
         tournament = get_visible(request, tournament_id)
         body = EnterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        entry = tournament_enter(tournament_id=tournament.pk, player=request.user, deck_id=body.validated_data["deck"],
-                                 plays=body.validated_data.get("plays"))
-        entry = Entry.objects.select_related("player", "deck", "deck_version").get(pk=entry.pk)
-        return Response(EntrySerializer(entry, context={"decklists": False, "viewer_id": request.user.pk}).data,
-                        status=status.HTTP_201_CREATED)
+
+        def enter():
+            entry = tournament_enter(tournament_id=tournament.pk, player=request.user,
+                                     deck_id=body.validated_data["deck"], plays=body.validated_data.get("plays"))
+            entry = Entry.objects.select_related("player", "deck", "deck_version").get(pk=entry.pk)
+            return status.HTTP_201_CREATED, EntrySerializer(
+                entry, context={"decklists": False, "viewer": request.user}).data
+
+        return api_create_once(request, scope=f"tournaments.enter.{tournament.pk}", create=enter)
 
     @extend_schema(
-        parameters=[OpenApiParameter("entry", OpenApiTypes.INT, description="The organiser drops this entry; "
-                                     "without it you drop your own")],
+        parameters=[OpenApiParameter("entry", {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                                     description="The organiser drops this entry; without it you drop your own")],
         responses={204: None, **ERRORS},
     )
     def delete(self, request: Request, tournament_id: int) -> Response:
         tournament = get_visible(request, tournament_id)
         raw = request.query_params.get("entry", "").strip()
         if raw:
-            if not raw.isdigit():
-                raise ValidationError({"entry": [f"entry must be an entry id (a number), not '{raw}'"]})
-            entry = tournament.entries.filter(pk=int(raw)).first()
+            entry_id = parse_id(raw)
+            if entry_id is None:
+                raise ValidationError({"entry": [f"entry must be an entry id (at most {MAX_ID_DIGITS} digits), "
+                                                 f"not '{raw[:40]}'"]})
+            entry = tournament.entries.filter(pk=entry_id).first()
             if entry is None:
-                raise exceptions.NotFound(f"Tournament {tournament.pk} has no entry {raw}.")
+                raise exceptions.NotFound(f"Tournament {tournament.pk} has no entry {entry_id}.")
         else:
             entry = tournament.entries.filter(player=request.user).first()
             if entry is None:
@@ -186,7 +201,7 @@ class TournamentStandings(APIView):
     @extend_schema(responses={200: StandingSerializer(many=True), 404: ErrorSerializer})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = get_visible(request, tournament_id)
-        return Response(StandingSerializer(standings_rows(tournament=tournament), many=True).data)
+        return Response(StandingSerializer(standings_rows(tournament=tournament, viewer=request.user), many=True).data)
 
 
 class TournamentRound(APIView):
@@ -200,7 +215,7 @@ class TournamentRound(APIView):
             raise exceptions.NotFound(f"Tournament {tournament.pk} has no round {number} "
                                       f"({tournament.current_round} paired so far).")
         data = {"number": rnd.number, "stage": rnd.stage, "finished": rnd.finished,
-                "pairings": pairing_rows(tournament=tournament, number=number)}
+                "pairings": pairing_rows(tournament=tournament, number=number, viewer=request.user)}
         return Response(RoundSerializer(data).data)
 
 

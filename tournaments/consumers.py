@@ -10,15 +10,15 @@ broadcasts cannot reach the web process, so the page polls instead.
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.generic.websocket import JsonWebsocketConsumer
 
 from tournaments.models import Tournament
 from tournaments.permissions import can_view_tournament
 from tournaments.selectors import tournament_progress
 from tournaments.services import group_name
+from web.sockets import SafeJsonWebsocketConsumer
 
 
-class TournamentConsumer(JsonWebsocketConsumer):
+class TournamentConsumer(SafeJsonWebsocketConsumer):
     """Pushes one event's progress to the browser; clients only listen."""
 
     def connect(self) -> None:
@@ -35,7 +35,7 @@ class TournamentConsumer(JsonWebsocketConsumer):
                         "round": tournament.current_round, "progress": tournament_progress(tournament=tournament)})
 
     def receive_json(self, content, **kwargs) -> None:
-        """The socket only listens."""
+        """The socket only listens (a frame too long, too deep or not JSON gets an error frame)."""
 
     def tournament_update(self, event: dict) -> None:
         self.send_json(event)

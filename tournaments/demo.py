@@ -46,21 +46,26 @@ def _player(name: str):
     return user
 
 
-def _deck(user, game: str, index: int) -> Deck:
+def _deck(user, game: str, index: int, *, upcoming: bool = False) -> Deck:
+    """The player's demo deck; ``upcoming``: a deck of its own for an upcoming event (a deck
+    entered in an event is hidden everywhere until the event publishes its decklists, so
+    the finished events' decks stay on show)."""
     engine_game = games[game]
     starters = list(engine_game.starter_decks().items())
     name, decklist = starters[index % len(starters)]
-    deck = Deck.objects.filter(owner=user, game=game, archived=False).first()
+    decks = Deck.objects.filter(owner=user, game=game, archived=False)
+    deck_name = f"{user.first_name}'s {name}" + (" (next event)" if upcoming else "")
+    deck = decks.filter(name=deck_name).first() if upcoming else decks.exclude(name__endswith=" (next event)").first()
     if deck is None:
-        deck = deck_register(owner=user, game=game, name=f"{user.first_name}'s {name}",
+        deck = deck_register(owner=user, game=game, name=deck_name,
                              decklist=decklist.to_text(engine_game.commander_label), pilot="random")
     return deck
 
 
-def _entrants(tournament: Tournament, count: int, *, names=PLAYERS) -> None:
+def _entrants(tournament: Tournament, count: int, *, names=PLAYERS, upcoming: bool = False) -> None:
     for index, name in enumerate(names[:count]):
         user = _player(name)
-        deck = _deck(user, tournament.game, index)
+        deck = _deck(user, tournament.game, index, upcoming=upcoming)
         Entry.objects.get_or_create(tournament=tournament, player=user,
                                     defaults={"deck": deck, "deck_version": deck.latest_version,
                                               "plays": Entry.Plays.BOT})
@@ -131,7 +136,7 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
     event = tournament_create(organiser=organiser, name=OPEN, game="tempofront", format="swiss", best_of=3,
                               starts_at=now + timedelta(minutes=5), entry_limit=16,
                               description="Starts five minutes after the demo loads: enter a deck and watch it run.")
-    _entrants(event, 6)
+    _entrants(event, 6, upcoming=True)
     log(f"'{OPEN}' is open with 6 entries and starts at {event.starts_at:%H:%M} UTC")
 
 
@@ -147,5 +152,5 @@ def _open_live_event(organiser, now, log: Callable[[str], None]) -> None:
         check_in_minutes=15, clock_initial=300, clock_increment=5, no_show_minutes=3, round_limit_minutes=30,
         description="Played live: enter with your own deck, check in during the 15 minutes before the start, "
                     "and play two rounds on the board. Three demo bots (random pilots) are already in.")
-    _entrants(event, 3, names=("ivy", "jon", "kit"))
+    _entrants(event, 3, names=("ivy", "jon", "kit"), upcoming=True)
     log(f"'{LIVE}' is open for people and bots and starts at {event.starts_at:%H:%M} UTC")

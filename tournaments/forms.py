@@ -56,7 +56,7 @@ class TournamentForm(forms.ModelForm):
     round_start = forms.ChoiceField(label="Rounds start", choices=Tournament.RoundStart.choices,
                                     initial=Tournament.RoundStart.AT_ONCE, required=False)
     round_minutes = _number("Minutes between round starts",
-                            "Scheduled rounds only: round n starts (n − 1) × this after the start", low=1)
+                            "Scheduled rounds only: round n starts (n − 1) × this after the start", low=1, high=1440)
     no_show_minutes = _number("No-show (minutes)",
                               "A player not on their board this long after their game starts loses the match",
                               low=1)

@@ -42,6 +42,7 @@ from tournaments import conf
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tournament
 from web import effects
+from web.inputs import shift
 
 #: Bounds of the live settings, as the form and the API say them.
 CLOCK_INITIAL = (10, 7200)
@@ -50,6 +51,8 @@ NO_SHOW_MINUTES = (1, 60)
 ROUND_LIMIT_MINUTES = (2, 600)
 CHECK_IN_MINUTES = (0, 240)
 SPECTATOR_DELAY = (0, 600)
+#: Minutes between the starts of scheduled rounds (at most a day).
+ROUND_MINUTES = (1, 1440)
 #: Rounds in a row a player may miss before the entry is dropped.
 ABSENCES_TO_DROP = 2
 NO_SHOW = "no-show"
@@ -61,11 +64,15 @@ TIME_LIMIT = "round time limit"
 
 def check_settings(clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
     """Check (and default) the live settings of ``clean``, adding a message per bad field
-    to ``errors``. A bot event keeps its settings but ignores them."""
+    to ``errors``. A bot event keeps its settings but ignores them: each is checked against
+    its own bounds (what the event stores), but how they relate to each other (the round
+    limit against the no-show time, scheduled rounds against the round limit) is checked
+    only for an event played live, the only kind that uses them."""
     entrants = clean.get("entrants") or Tournament.Entrants.BOTS
     clean["entrants"] = entrants
     if entrants not in Tournament.Entrants.values:
         errors["entrants"] = [f"entrants must be one of {', '.join(Tournament.Entrants.values)}, not {entrants!r}"]
+    played_live = entrants != Tournament.Entrants.BOTS
     for name, (low, high), default in (
         ("clock_initial", CLOCK_INITIAL, 300), ("clock_increment", CLOCK_INCREMENT, 5),
         ("no_show_minutes", NO_SHOW_MINUTES, 3), ("round_limit_minutes", ROUND_LIMIT_MINUTES, 30),
@@ -76,7 +83,7 @@ def check_settings(clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
             value = clean[name] = default
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             errors[name] = [f"{name} must be a whole number from {low} to {high}, not {value!r}"]
-    if "no_show_minutes" not in errors and "round_limit_minutes" not in errors \
+    if played_live and "no_show_minutes" not in errors and "round_limit_minutes" not in errors \
             and clean["round_limit_minutes"] <= clean["no_show_minutes"]:
         errors["round_limit_minutes"] = [f"the round limit ({clean['round_limit_minutes']} minutes) must be longer "
                                          f"than the no-show time ({clean['no_show_minutes']} minutes)"]
@@ -86,10 +93,13 @@ def check_settings(clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
     if round_start not in Tournament.RoundStart.values:
         errors["round_start"] = [f"round_start must be one of {', '.join(Tournament.RoundStart.values)}, "
                                  f"not {round_start!r}"]
-    elif round_start == Tournament.RoundStart.SCHEDULED:
+    elif round_start == Tournament.RoundStart.SCHEDULED and (played_live or minutes is not None):
+        low, high = ROUND_MINUTES
         if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
             errors["round_minutes"] = ["scheduled rounds need round_minutes, the minutes between round starts"]
-        elif "round_limit_minutes" not in errors and minutes < clean["round_limit_minutes"]:
+        elif not low <= minutes <= high:
+            errors["round_minutes"] = [f"round_minutes must be a whole number from {low} to {high}, not {minutes!r}"]
+        elif played_live and "round_limit_minutes" not in errors and minutes < clean["round_limit_minutes"]:
             errors["round_minutes"] = [f"rounds {minutes} minutes apart would overlap: the round limit is "
                                        f"{clean['round_limit_minutes']} minutes"]
     else:
@@ -145,7 +155,8 @@ def check_in_window(tournament: Tournament) -> tuple[datetime, datetime] | None:
     event has none (a bot event, or ``check_in_minutes`` 0)."""
     if not tournament.is_live or not tournament.check_in_minutes:
         return None
-    return tournament.starts_at - timedelta(minutes=tournament.check_in_minutes), tournament.starts_at
+    # shift(): a row stored before dates were bounded (year 1, say) must not break the page or the tick.
+    return shift(tournament.starts_at, minutes=-tournament.check_in_minutes), tournament.starts_at
 
 
 def tournament_check_in(*, tournament_id: int, player, now: datetime | None = None) -> Entry:
@@ -296,7 +307,7 @@ def scheduled_start(tournament: Tournament, number: int) -> datetime | None:
     """When round ``number`` may start, for an event with scheduled rounds (else None)."""
     if not tournament.is_live or tournament.round_start != Tournament.RoundStart.SCHEDULED:
         return None
-    return tournament.starts_at + timedelta(minutes=(tournament.round_minutes or 0) * (number - 1))
+    return shift(tournament.starts_at, minutes=(tournament.round_minutes or 0) * (number - 1))
 
 
 def wait_for_schedule(tournament: Tournament, number: int, now: datetime) -> str | None:
@@ -305,7 +316,7 @@ def wait_for_schedule(tournament: Tournament, number: int, now: datetime) -> str
     due = scheduled_start(tournament, number)
     if due is None or now >= due:
         return None
-    _advance_at(tournament.pk, due + timedelta(seconds=0.5), now)
+    _advance_at(tournament.pk, shift(due, seconds=0.5), now)
     return f"round {number} starts at {due:%H:%M} UTC"
 
 
@@ -314,7 +325,9 @@ def _advance_at(tournament_id: int, moment: datetime, now: datetime) -> None:
     step that asks for it): the time spent until it is sent (committing, announcing a
     round) comes off its countdown instead of being added to it."""
     asked = time.monotonic()
-    seconds = (moment - now).total_seconds()
+    # At most a day ahead: a message due later (a round scheduled far off) is sent again by
+    # the advance it causes, so no countdown leaves what the broker's dates hold.
+    seconds = min((moment - now).total_seconds(), 86400.0)
     transaction.on_commit(lambda: effects.send_task(
         conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE,
         countdown=max(0.0, seconds - (time.monotonic() - asked))))

@@ -9,9 +9,11 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from decks.permissions import deck_visibility
 from matches.models import Match
 from tournaments import plan
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
+from tournaments.permissions import can_manage_tournament
 
 UPCOMING = (Tournament.State.OPEN,)
 RUNNING = (Tournament.State.RUNNING, Tournament.State.PAUSED)
@@ -47,17 +49,42 @@ def entry_list(*, tournament: Tournament) -> list[Entry]:
         "waitlisted", "seed", "created", "id"))
 
 
-def entry_names(tournament: Tournament) -> dict[int, dict[str, Any]]:
-    """Entry id -> {player, deck, deck_id, version, dropped, ...} for labels. ``deck_id``
-    (the address of the public deck page, so of the decklist) is None until the decklists
-    are published (the start, or the organiser's ``publish_at``)."""
-    reveal = tournament.has_started and published(tournament)
-    return {e.pk: {"id": e.pk, "player": e.player.username, "deck": e.deck.name,
-                   "deck_id": e.deck_id if reveal else None,
-                   "version": e.deck_version.number, "dropped": e.dropped, "seed": e.seed,
-                   "plays": e.plays, "pilot": e.deck_version.pilot if e.plays == Entry.Plays.BOT else "",
-                   "drop_reason": e.drop_reason}
-            for e in tournament.entries.select_related("player", "deck", "deck_version")}
+def entry_deck(entry: Entry, *, viewer=None, visibility=None, manager: bool | None = None) -> dict[str, Any]:
+    """``deck_id``, ``deck`` (name), ``version`` and ``hidden_until`` of an entry's deck as
+    ``viewer`` (None: an anonymous visitor) may see them. The event's organiser and staff
+    see every entry's deck; others see a deck only when ``decks.permissions`` lets them
+    (not while this event, or another, withholds it: docs/security.md), else its hidden
+    label with null id and version. ``deck_id`` (the deck page's address, so the list) is
+    also null until this event publishes its decklists, but for the entry's own player."""
+    if manager is None:
+        manager = can_manage_tournament(viewer, entry.tournament)
+    if visibility is None:
+        visibility = deck_visibility(viewer)
+    if manager:
+        return {"deck_id": entry.deck_id, "deck": entry.deck.name, "version": entry.deck_version.number,
+                "hidden_until": None}
+    shown = visibility.deck_json(entry.deck_version)
+    mine = viewer is not None and viewer.is_authenticated and viewer.pk == entry.player_id
+    if shown["deck_id"] is not None and not mine and not (entry.tournament.has_started
+                                                          and published(entry.tournament)):
+        shown["deck_id"] = None
+    return shown
+
+
+def entry_names(tournament: Tournament, viewer=None) -> dict[int, dict[str, Any]]:
+    """Entry id -> {player, deck, deck_id, version, hidden_until, dropped, ...} for labels,
+    each deck as ``viewer`` (None: an anonymous visitor) may see it (:func:`entry_deck`)."""
+    manager = can_manage_tournament(viewer, tournament)
+    visibility = deck_visibility(viewer)
+    out = {}
+    for e in tournament.entries.select_related("player", "deck", "deck_version"):
+        e.tournament = tournament
+        out[e.pk] = {"id": e.pk, "player": e.player.username,
+                     **entry_deck(e, viewer=viewer, visibility=visibility, manager=manager),
+                     "dropped": e.dropped, "seed": e.seed,
+                     "plays": e.plays, "pilot": e.deck_version.pilot if e.plays == Entry.Plays.BOT else "",
+                     "drop_reason": e.drop_reason}
+    return out
 
 
 def round_get(*, tournament: Tournament, number: int) -> Round:
@@ -99,10 +126,11 @@ def tournament_progress(*, tournament: Tournament) -> dict[str, Any]:
             "failed": failed, "text": text}
 
 
-def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
+def standings_rows(*, tournament: Tournament, viewer=None) -> list[dict[str, Any]]:
     """Every entry's line, best first: the Swiss/pod/round-robin standings with every
-    tiebreaker column, and for an elimination stage the bracket place (``place``)."""
-    names = entry_names(tournament)
+    tiebreaker column, and for an elimination stage the bracket place (``place``); decks
+    as ``viewer`` may see them (:func:`entry_names`)."""
+    names = entry_names(tournament, viewer)
     if not tournament.has_started:
         return []
     rows: list[dict[str, Any]] = []
@@ -124,7 +152,7 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     return rows
 
 
-def bracket_view(*, tournament: Tournament) -> dict[str, Any] | None:
+def bracket_view(*, tournament: Tournament, viewer=None) -> dict[str, Any] | None:
     """The bracket's drawing plan (``formats.Bracket.layout``) with entry labels, each
     played match's link and score (games won per slot, ``score`` as "2–1" in slot order),
     or None when the event has no bracket (yet).
@@ -135,7 +163,7 @@ def bracket_view(*, tournament: Tournament) -> dict[str, Any] | None:
     if bracket is None:
         return None
     layout = bracket.layout(plan.bracket_results(tournament))
-    names = entry_names(tournament)
+    names = entry_names(tournament, viewer)
     pairings = {p.key: p for p in Pairing.objects.filter(round__tournament=tournament,
                                                         round__stage__in=plan.BRACKET_STAGES).exclude(key="")}
     sections: dict[str, list[dict[str, Any]]] = {}
@@ -184,13 +212,14 @@ def round_list(*, tournament: Tournament) -> list[dict[str, Any]]:
             for r in tournament.round_set.order_by("number")]
 
 
-def pairing_rows(*, tournament: Tournament, number: int | None = None) -> list[dict[str, Any]]:
-    """The pairings of round ``number`` (default the current one) with their match status."""
+def pairing_rows(*, tournament: Tournament, number: int | None = None, viewer=None) -> list[dict[str, Any]]:
+    """The pairings of round ``number`` (default the current one) with their match status;
+    decks as ``viewer`` may see them (:func:`entry_names`)."""
     number = number or tournament.current_round
     rnd = tournament.round_set.filter(number=number).first()
     if rnd is None:
         return []
-    names = entry_names(tournament)
+    names = entry_names(tournament, viewer)
     pairings = list(rnd.pairings.select_related("match").order_by("table"))
     tables = live_tables(pairings) if tournament.is_live else {}
     return [pairing_json(pairing, names, live=tables.get(pairing.pk)) for pairing in pairings]
@@ -198,14 +227,14 @@ def pairing_rows(*, tournament: Tournament, number: int | None = None) -> list[d
 
 def live_tables(pairings: list[Pairing]) -> dict[int, dict[str, Any]]:
     """Per pairing id, its current live game: board address, game number, state, and each
-    seat's clock (time left in ms, and whether it runs) and presence, by pairing entry.
-    Two queries for the whole round."""
+    seat's clock (time left in ms, and whether it runs) and presence, by pairing entry,
+    as the game's spectators see them (``spectator_delay`` seconds behind,
+    ``live.selectors.public_clocks``). Two queries for the whole round."""
     from live.models import LiveMatch, LiveSeat
-    from live.services import remaining_ms
+    from live.selectors import public_clocks, public_cutoff
 
     match_ids = [p.match_id for p in pairings if p.match_id]
-    lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=match_ids)
-             .only("id", "match_id", "status", "spectator_delay")}
+    lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=match_ids).defer("replay")}
     seats: dict[int, list[LiveSeat]] = {}
     for row in LiveSeat.objects.filter(live__match_id__in=match_ids).order_by("seat"):
         seats.setdefault(row.live_id, []).append(row)
@@ -217,11 +246,13 @@ def live_tables(pairings: list[Pairing]) -> dict[int, dict[str, Any]]:
             continue
         seat_entries = list(pairing.seat_entries or pairing.entries)
         clocks = {}
-        for row in seats.get(game.pk, []):
+        rows = seats.get(game.pk, [])
+        cutoff = public_cutoff(game, now) or now
+        for row, clock in zip(rows, public_clocks(game, rows, now), strict=True):
             if row.seat < len(seat_entries):
-                clocks[seat_entries[row.seat]] = {"remaining_ms": remaining_ms(row, now),
-                                                  "running": row.running_since is not None,
-                                                  "present": row.connected_at is not None or not row.user_id}
+                clocks[seat_entries[row.seat]] = {"remaining_ms": clock["remaining_ms"], "running": clock["running"],
+                                                  "present": not row.user_id or (row.connected_at is not None
+                                                                                 and row.connected_at <= cutoff)}
         out[pairing.pk] = {
             "url": reverse("live:match", args=[pairing.match_id]),
             "game": len(pairing.series) + (0 if pairing.status == Pairing.Status.DONE else 1),
@@ -323,7 +354,7 @@ def my_match(*, tournament: Tournament, user) -> dict[str, Any] | None:
         if not out["text"]:
             out["text"] = "You are not paired in this round."
         return out
-    names = entry_names(tournament)
+    names = entry_names(tournament, user)
     tables = live_tables([pairing]) if tournament.is_live else {}
     row = pairing_json(pairing, names, live=tables.get(pairing.pk))
     out.update(table=pairing.table, match=pairing.match_id, result=pairing.result, game=(row["live"] or {}).get("game"),

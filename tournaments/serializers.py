@@ -8,8 +8,11 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from decks.permissions import deck_visibility
+from tournaments import live
 from tournaments.models import Entry, Tournament, format_choices
-from tournaments.selectors import tournament_progress, tournament_seed_visible
+from tournaments.selectors import entry_deck, tournament_progress, tournament_seed_visible
+from web.inputs import MAX_ID
 from web.serializers import GameChoiceField
 
 
@@ -38,7 +41,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         entry = tournament.winner
         if entry is None:
             return None
-        return {"entry": entry.pk, "player": entry.player.username, "deck": entry.deck.name}
+        shown = entry_deck(entry, viewer=self.context.get("viewer"))
+        return {"entry": entry.pk, "player": entry.player.username, "deck": shown["deck"]}
 
     def get_url(self, tournament: Tournament) -> str:
         return reverse("tournaments:detail", args=[tournament.pk])
@@ -90,8 +94,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField()
     registration_opens = serializers.DateTimeField(required=False, allow_null=True, default=None)
     registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    entry_limit = serializers.IntegerField(required=False, allow_null=True, default=None)
-    min_entries = serializers.IntegerField(required=False, default=2)
+    entry_limit = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=2,
+                                           max_value=MAX_ID)
+    min_entries = serializers.IntegerField(required=False, default=2, min_value=2, max_value=MAX_ID)
     format = FormatChoiceField(default=Tournament.Format.SWISS)
     rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
                                       help_text="Swiss or pod rounds; null for the recommended number")
@@ -106,56 +111,88 @@ class TournamentCreateSerializer(serializers.Serializer):
     bot_cap = serializers.CharField(required=False, allow_blank=True, default="",
                                     help_text="Mixed events: the strongest bot allowed (random, greedy, search:fast, "
                                               "search:strong); empty for any")
-    check_in_minutes = serializers.IntegerField(required=False, default=10,
+    check_in_minutes = serializers.IntegerField(required=False, default=10, min_value=live.CHECK_IN_MINUTES[0],
+                                                max_value=live.CHECK_IN_MINUTES[1],
                                                 help_text="Live events: check-in opens this long before the start")
     round_start = serializers.ChoiceField(choices=Tournament.RoundStart.choices, default=Tournament.RoundStart.AT_ONCE)
     round_minutes = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                             min_value=live.ROUND_MINUTES[0], max_value=live.ROUND_MINUTES[1],
                                              help_text="Scheduled rounds: minutes between round starts")
-    clock_initial = serializers.IntegerField(required=False, default=300, help_text="Live: seconds per seat")
-    clock_increment = serializers.IntegerField(required=False, default=5, help_text="Live: seconds added per action")
-    no_show_minutes = serializers.IntegerField(required=False, default=3,
+    clock_initial = serializers.IntegerField(required=False, default=300, help_text="Live: seconds per seat",
+                                             min_value=live.CLOCK_INITIAL[0], max_value=live.CLOCK_INITIAL[1])
+    clock_increment = serializers.IntegerField(required=False, default=5, help_text="Live: seconds added per action",
+                                               min_value=live.CLOCK_INCREMENT[0], max_value=live.CLOCK_INCREMENT[1])
+    no_show_minutes = serializers.IntegerField(required=False, default=3, min_value=live.NO_SHOW_MINUTES[0],
+                                               max_value=live.NO_SHOW_MINUTES[1],
                                                help_text="Live: minutes to connect before forfeiting the match")
-    round_limit_minutes = serializers.IntegerField(required=False, default=30,
+    round_limit_minutes = serializers.IntegerField(required=False, default=30, min_value=live.ROUND_LIMIT_MINUTES[0],
+                                                   max_value=live.ROUND_LIMIT_MINUTES[1],
                                                    help_text="Live: a game still running then is decided")
-    spectator_delay = serializers.IntegerField(required=False, default=15, help_text="Live: seconds spectators lag")
+    spectator_delay = serializers.IntegerField(required=False, default=15, help_text="Live: seconds spectators lag",
+                                               min_value=live.SPECTATOR_DELAY[0], max_value=live.SPECTATOR_DELAY[1])
     publish_at = serializers.DateTimeField(required=False, allow_null=True, default=None,
                                            help_text="Decklists public from (null: the start); the seed once over")
     publish = serializers.BooleanField(required=False, default=True, help_text="false keeps it a draft")
 
 
 class EntrySerializer(serializers.ModelSerializer):
+    """An entry. Its deck (``deck_id``, ``deck``, ``version``, ``decklist``) as the
+    context's ``viewer`` may see it (``tournaments.selectors.entry_deck``): a deck hidden
+    from them has null id, version and list and ``deck`` "Deck hidden until <time> UTC"."""
+
     player = serializers.CharField(source="player.username", read_only=True)
     deck_id = serializers.SerializerMethodField(help_text="The deck's page; null until decklists are published "
                                                           "(your own entry's always)")
-    deck = serializers.CharField(source="deck.name", read_only=True)
-    version = serializers.IntegerField(source="deck_version.number", read_only=True)
-    decklist = serializers.SerializerMethodField(help_text="Public once the event has started; null before")
+    deck = serializers.SerializerMethodField(help_text="The deck's name, or 'Deck hidden until <time> UTC'")
+    version = serializers.SerializerMethodField(help_text="null while the deck is hidden")
+    hidden_until = serializers.SerializerMethodField(help_text="When a hidden deck is published; null if shown")
+    decklist = serializers.SerializerMethodField(help_text="Public once the event has started and published its "
+                                                           "decklists; null before")
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "deck_id", "deck", "version", "seed", "waitlisted", "late", "dropped",
-                  "dropped_round", "drop_reason", "plays", "checked_in", "absences", "created", "decklist"]
+        fields = ["id", "player", "deck_id", "deck", "version", "hidden_until", "seed", "waitlisted", "late",
+                  "dropped", "dropped_round", "drop_reason", "plays", "checked_in", "absences", "created", "decklist"]
+
+    def _deck(self, entry: Entry) -> dict[str, Any]:
+        if "visibility" not in self.context:
+            self.context["visibility"] = deck_visibility(self.context.get("viewer"))
+        return entry_deck(entry, viewer=self.context.get("viewer"), visibility=self.context["visibility"])
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_deck_id(self, entry: Entry) -> int | None:
-        mine = self.context.get("viewer_id") is not None and self.context.get("viewer_id") == entry.player_id
-        return entry.deck_id if self.context.get("decklists") or mine else None
+        return self._deck(entry)["deck_id"]
+
+    def get_deck(self, entry: Entry) -> str:
+        return self._deck(entry)["deck"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_version(self, entry: Entry) -> int | None:
+        return self._deck(entry)["version"]
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_hidden_until(self, entry: Entry) -> str | None:
+        until = self._deck(entry)["hidden_until"]
+        return until.isoformat() if until else None
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_decklist(self, entry: Entry) -> str | None:
-        return entry.deck_version.decklist if self.context.get("decklists") else None
+        if not self.context.get("decklists") or self._deck(entry)["deck_id"] is None:
+            return None
+        return entry.deck_version.decklist
 
 
 class EnterSerializer(serializers.Serializer):
-    deck = serializers.IntegerField(help_text="One of your decks; its current version is frozen into the entry")
+    deck = serializers.IntegerField(min_value=0, max_value=MAX_ID,
+                                    help_text="One of your decks; its current version is frozen into the entry")
     plays = serializers.ChoiceField(choices=Entry.Plays.choices, required=False, allow_null=True, default=None,
                                     help_text="Live events: person (you play, the default) or, in a mixed event, "
                                               "bot (the deck's pilot plays); bot events: bot")
 
 
 class DropSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(required=False, help_text="The organiser may drop anyone's entry; "
-                                                                "players drop their own without it")
+    entry = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID,
+                                     help_text="The organiser may drop anyone's entry; players drop their own")
 
 
 class StandingSerializer(serializers.Serializer):

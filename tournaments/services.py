@@ -43,6 +43,7 @@ from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
 from tournaments.permissions import can_drop_entry, can_manage_tournament
 from web import effects
+from web.inputs import date_problem
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,8 @@ EDITABLE_FIELDS = (
     "clock_initial", "clock_increment", "no_show_minutes", "round_limit_minutes", "spectator_delay", "publish_at",
 )
 MAX_ADVANCE_STEPS = 64
+#: The settings that are dates, each within ``web.inputs.EARLIEST_DATE`` .. ``LATEST_DATE``.
+DATE_FIELDS = ("starts_at", "registration_opens", "registration_closes", "publish_at")
 
 
 def group_name(tournament_id: int) -> str:
@@ -111,6 +114,10 @@ def _validate_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     publish_at = clean.get("publish_at")
     if publish_at is not None and not isinstance(publish_at, datetime):
         errors["publish_at"] = ["publish_at must be a date and time, or empty to publish decklists at the start"]
+    for name in DATE_FIELDS:
+        problem = date_problem(clean.get(name), name)
+        if problem:
+            errors[name] = [problem]
     live.check_settings(clean, errors)
     params = clean.get("params") or {}
     clean["params"] = params

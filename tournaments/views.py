@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from decks.permissions import request_deck_visibility
 from matches.views import live_updates_enabled
 from tournaments import formats, plan
 from tournaments.api import list_filters
@@ -31,6 +32,7 @@ from tournaments.selectors import (
     FINISHED,
     RUNNING,
     bracket_view,
+    entry_deck,
     entry_list,
     entry_names,
     failed_pairings,
@@ -56,6 +58,8 @@ from tournaments.services import (
     tournament_update,
 )
 from web.games import game_choices
+from web.idempotency import page_create_once
+from web.inputs import parse_id
 
 PAGE_SIZE = 20
 
@@ -113,14 +117,18 @@ def new(request: HttpRequest) -> HttpResponse:
                "best_of": 1, "min_entries": 2}
     form = TournamentForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        try:
+        def create() -> tuple[str, str]:
             tournament = tournament_create(organiser=request.user, publish=form.cleaned_data.get("publish", False),
                                            **form.values())
+            return tournament.get_absolute_url(), f"'{tournament.name}' is created."
+
+        try:
+            location, said, _ = page_create_once(request, scope="tournaments.create", create=create)
         except ValidationError as exc:
             _form_errors(form, exc)
         else:
-            messages.success(request, f"'{tournament.name}' is created.")
-            return redirect(tournament.get_absolute_url())
+            messages.success(request, said)
+            return redirect(location)
     return render(request, "tournaments/form.html", {"form": form, "tournament": None})
 
 
@@ -225,7 +233,7 @@ def decided_by_rules(tournament: Tournament) -> list[dict]:
 
 
 def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
-    current = table_rows(pairing_rows(tournament=tournament), tournament)
+    current = table_rows(pairing_rows(tournament=tournament, viewer=request.user), tournament)
     rounds = round_list(tournament=tournament)
     mine = my_match(tournament=tournament, user=request.user) if tournament.is_live else None
     if mine is not None:
@@ -238,8 +246,8 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
         "pairings": current,
         "current_round": tournament.round_set.filter(number=tournament.current_round).first(),
         "rounds": rounds,
-        "standings": standings_rows(tournament=tournament),
-        "bracket": bracket_view(tournament=tournament),
+        "standings": standings_rows(tournament=tournament, viewer=request.user),
+        "bracket": bracket_view(tournament=tournament, viewer=request.user),
         "tiebreaks": tiebreak_list(tournament=tournament),
         "can_manage": can_manage_tournament(request.user, tournament),
         "failed": failed_pairings(tournament=tournament) if can_manage_tournament(request.user, tournament) else [],
@@ -248,6 +256,9 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict:
         "entrants_badge": entrants_badge(tournament),
         "decided": decided_by_rules(tournament),
         "now": timezone.now(),
+        "show_decklists": can_see_decklists(request.user, tournament),
+        "winner_deck": (entry_deck(tournament.winner, viewer=request.user, visibility=request_deck_visibility(request))
+                        if tournament.winner_id else None),
     }
 
 
@@ -255,6 +266,11 @@ def _page_context(request: HttpRequest, tournament: Tournament) -> dict:
     """What the parts of the event page outside its live section show: settings, the
     organiser's tools, entries and the forms to enter or drop (none once it is over)."""
     entries = entry_list(tournament=tournament)
+    manager = can_manage_tournament(request.user, tournament)
+    visibility = request_deck_visibility(request)
+    for entry in entries:  # each deck as this viewer may see it
+        entry.tournament = tournament
+        entry.shown = entry_deck(entry, viewer=request.user, visibility=visibility, manager=manager)
     mine = next((e for e in entries if request.user.is_authenticated and e.player_id == request.user.pk), None)
     enter_form = None
     if request.user.is_authenticated and mine is None and not tournament.is_over:
@@ -316,7 +332,7 @@ def round_detail(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     rnd = tournament.round_set.filter(number=number).first()
     if rnd is None:
         raise Http404(f"Tournament {tournament.pk} has no round {number}.")
-    pairings = table_rows(pairing_rows(tournament=tournament, number=number), tournament)
+    pairings = table_rows(pairing_rows(tournament=tournament, number=number, viewer=request.user), tournament)
     done = sum(1 for p in pairings if p["status"] == "done")
     return render(request, "tournaments/round.html", {
         "tournament": tournament,
@@ -342,18 +358,24 @@ def action(request: HttpRequest, tournament_id: int) -> HttpResponse:
             form = EnterForm(request.POST, user=user, game=tournament.game, entrants=tournament.entrants)
             if not form.is_valid():
                 raise ValidationError({"deck": [m for ms in form.errors.values() for m in ms]})
-            entry = tournament_enter(tournament_id=tournament.pk, player=user, deck_id=form.cleaned_data["deck"].pk,
-                                     plays=form.cleaned_data.get("plays") or None)
-            said = "You are on the waitlist." if entry.waitlisted else "You are entered."
-            if entry.plays == Entry.Plays.BOT and tournament.is_live:
-                said += f" Your deck's bot pilot ({entry.deck_version.pilot}) plays your games."
+
+            def enter() -> tuple[str, str]:
+                entry = tournament_enter(tournament_id=tournament.pk, player=user,
+                                         deck_id=form.cleaned_data["deck"].pk,
+                                         plays=form.cleaned_data.get("plays") or None)
+                said = "You are on the waitlist." if entry.waitlisted else "You are entered."
+                if entry.plays == Entry.Plays.BOT and tournament.is_live:
+                    said += f" Your deck's bot pilot ({entry.deck_version.pilot}) plays your games."
+                return tournament.get_absolute_url(), said
+
+            _, said, _ = page_create_once(request, scope=f"tournaments.enter.{tournament.pk}", create=enter)
             messages.success(request, said)
         elif name == "check_in":
             tournament_check_in(tournament_id=tournament.pk, player=user)
             messages.success(request, "You are checked in: your games start with round 1.")
         elif name == "drop":
-            raw = request.POST.get("entry", "")
-            entry = tournament.entries.filter(pk=int(raw)).first() if raw.isdigit() else None
+            entry_id = parse_id(request.POST.get("entry", ""))
+            entry = tournament.entries.filter(pk=entry_id).first() if entry_id is not None else None
             if entry is None:
                 raise ValidationError({"entry": ["choose an entry of this event"]})
             tournament_drop(entry_id=entry.pk, by=user)
@@ -379,10 +401,10 @@ def action(request: HttpRequest, tournament_id: int) -> HttpResponse:
             tournament_cancel(tournament_id=tournament.pk, by=user, reason=reason)
             messages.success(request, "The event is cancelled.")
         elif name == "rerun":
-            raw = request.POST.get("pairing", "")
-            if not raw.isdigit():
+            pairing_id = parse_id(request.POST.get("pairing", ""))
+            if pairing_id is None:
                 raise ValidationError({"pairing": ["choose a failed match"]})
-            tournament_rerun_pairing(pairing_id=int(raw), by=user)
+            tournament_rerun_pairing(pairing_id=pairing_id, by=user)
             messages.success(request, "The match is played again.")
         else:
             raise ValidationError({"action": [f"unknown action '{name}'"]})

@@ -9,6 +9,8 @@ its version, its strength levels and their settings:
 - ``make_bot("search:strong")`` builds a bot from a spec ``name[:level]``; without a level
   a bot plays at its default level. Keyword arguments override a level's settings.
 - ``bot_info()`` describes every bot for the platform's pilot picker.
+- ``clean_platform_spec(spec)`` is the one check of a bot spec entering the platform (a
+  deck's pilot, a live bot seat): a registered bot or level, never settings.
 
 A bot's version changes whenever its play changes for the same (observation, rng), so that
 results and ratings recorded for ``search:strong`` v1 are never mixed with v2's.
@@ -119,6 +121,35 @@ def bot_strength(spec: str) -> int:
     return STRENGTH_ORDER.index(name) if name in STRENGTH_ORDER else len(STRENGTH_ORDER)
 
 
+def clean_platform_spec(spec: object) -> str:
+    """The canonical form (lower case, no spaces) of a bot spec the platform accepts, for a
+    deck's pilot, a live match's bot seat and every other place a bot enters a match
+    there: a registered bot or level (``random``, ``greedy``, ``search``, ``search:fast``,
+    ``search:strong``), never a spec with settings written into it, since a setting such
+    as ``iterations`` has no bound but the level's. ``ValueError`` naming the problem and
+    the bound otherwise.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"choose a bot: one of {', '.join(bot_specs())}")
+    text = spec.strip().lower()
+    base, written = split_settings(text)
+    parse_spec(base)
+    if written:
+        shown = "/".join(f"{name}={value}" for name, value in written.items())
+        strongest = STRENGTH_ORDER[-1]
+        budget = _strongest_budget()
+        raise ValueError(
+            f"bot '{spec.strip()}' has settings written into it ({shown}): a bot here is one of "
+            f"{', '.join(bot_specs())}, with its level's settings; the strongest, {strongest}, "
+            f"searches {budget} iterations per decision")
+    return text
+
+
+def _strongest_budget() -> str:
+    entry, level = parse_spec(STRENGTH_ORDER[-1])
+    return str((entry.levels.get(level or "", {}) or {}).get("iterations", "?"))
+
+
 def bot_names() -> list[str]:
     return sorted(REGISTRY)
 
@@ -200,5 +231,5 @@ def make_bot(spec: str, **overrides: Any):
         raise ValueError(f"bot '{spec}' has a setting of the wrong kind: {exc}") from None
 
 
-__all__ = ["REGISTRY", "STRENGTH_ORDER", "BotSpec", "bot_info", "bot_names", "bot_specs", "bot_strength", "make_bot",
-           "parse_spec", "split_settings"]
+__all__ = ["REGISTRY", "STRENGTH_ORDER", "BotSpec", "bot_info", "bot_names", "bot_specs", "bot_strength",
+           "clean_platform_spec", "make_bot", "parse_spec", "split_settings"]

@@ -8,6 +8,8 @@ broken with the rng it is given, so a decision is a function of (observation, rn
 
 from __future__ import annotations
 
+import time
+
 from engine.bots.evaluation import evaluator_for, state_values
 from engine.core import Action, Rng
 from engine.runner import Observation
@@ -27,17 +29,26 @@ def action_values(observation: Observation, seat: int, legal: list[Action], samp
     """Each legal action's mean value for ``seat`` one step ahead, over ``samples`` samples.
 
     The same determinized samples serve every action. Draws one number from ``rng`` per
-    sample.
+    sample. Past the observation's ``deadline`` (``engine.runner.decide``) it stops: the
+    values are the means over the samples finished by then, and if the first is not
+    finished, the actions not yet evaluated are worth -1 (below every value).
     """
     evaluator = evaluator_for(observation.game)
+    deadline = getattr(observation, "deadline", None)
     totals = [0.0] * len(legal)
-    for _ in range(samples):
+    done = 0
+    while done < samples:
         sample = observation.determinize(Rng(rng.next64()))
         for i, action in enumerate(legal):
+            if deadline is not None and done == 0 and i and time.perf_counter() >= deadline:
+                return [totals[j] if j < i else -1.0 for j in range(len(legal))]
             after = sample.clone()
             after.apply(seat, action)
             totals[i] += state_values(after, evaluator)[seat]
-    return [total / samples for total in totals]
+        done += 1
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    return [total / done for total in totals]
 
 
 class GreedyBot:

@@ -29,7 +29,9 @@ the deciding seat's most visited action at the root.
   virtual visits at its greedy value.
 
 With an iteration budget and no wall-clock limit, a decision is a function of
-(observation, rng): everything random is drawn from streams derived from ``rng``.
+(observation, rng): everything random is drawn from streams derived from ``rng``. The
+search also stops at the observation's ``deadline`` (the caller's decision limit, see
+``engine.runner.decide``) and answers with what it has found by then.
 """
 
 from __future__ import annotations
@@ -138,6 +140,9 @@ class SearchBot:
             self._warm_start(root, observation, stream)
         policy = self._opponent_policy(evaluator)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        given = getattr(observation, "deadline", None)  # the caller's limit (engine.runner.decide)
+        if given is not None:
+            deadline = given if deadline is None else min(deadline, given)
         sample: State | None = None
         done = 0
         while done < self.iterations:

@@ -598,6 +598,8 @@ class ConquestState:
             events.append(Event("score", f"Seat {seat} adds {totals[seat]} CQ to their Conquest Pool "
                                 f"(now {player.conquest})",
                                 {"seat": seat, "total": totals[seat], "conquest": player.conquest}))
+        # The board as it was scored, public, for whoever shows the end of the match.
+        board = self.view(None)["locations"]
         cleared = 0
         for loc in self.locations:
             for seat, unit in enumerate(loc.slots):
@@ -609,7 +611,7 @@ class ConquestState:
         self.locations = [loc for loc in self.locations if loc.kind != EXTRA]
         self._changed()
         events.append(Event("clear", f"The battle zone is cleared: {cleared} unit{'' if cleared == 1 else 's'} "
-                            "to their owners' discard piles (not destroyed)", {"count": cleared}))
+                            "to their owners' discard piles (not destroyed)", {"count": cleared, "board": board}))
         if self.battle >= self.params.battles:
             self._finish(events)
         else:

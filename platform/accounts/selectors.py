@@ -18,13 +18,16 @@ def player_get(*, username: str) -> AbstractBaseUser:
     return get_user_model().objects.get(username=username, is_active=True)
 
 
-def player_decks(*, user: AbstractBaseUser):
-    """The player's decks (archived ones left out), newest first."""
-    return deck_list(owner=user)
+def player_decks(*, user: AbstractBaseUser, visibility=None):
+    """The player's decks (archived ones left out), newest first; with ``visibility``
+    (``decks.permissions.DeckVisibility``) only those its viewer may see."""
+    decks = deck_list(owner=user)
+    return decks.exclude(pk__in=visibility.hidden_ids()) if visibility is not None else decks
 
 
 def recent_matches(
-    *, player: str | None = None, deck: int | None = None, status: str | None = None, limit: int = 10
+    *, player: str | None = None, deck: int | None = None, status: str | None = None, limit: int = 10,
+    visibility=None,
 ) -> list[dict[str, Any]] | None:
     """The latest matches of a player (by username), of a deck, or of everyone, as rows
     for a table; ``status`` keeps only matches in that state (``"done"``).
@@ -34,12 +37,16 @@ def recent_matches(
     None when the matches app is not installed, so that pages leave the section out.
     Each row: ``id``, ``url``, ``game``, ``status``, ``status_label``, ``created``,
     ``entries`` (deck name, version, owner, pilot), ``winner`` (an entry or None) and
-    ``forfeited`` (the match was decided by a no-show).
+    ``forfeited`` (the match was decided by a no-show). A deck its viewer may not see
+    (``visibility``; None: an anonymous visitor) is named by its hidden label only.
     """
     if not apps.is_installed("matches"):
         return None
+    from decks.permissions import deck_visibility
     from matches.selectors import match_list, match_seat_labels
 
+    if visibility is None:
+        visibility = deck_visibility(None)
     rows = []
     matches = match_list(deck=deck, status=status)
     if player:
@@ -49,7 +56,7 @@ def recent_matches(
             url = match.get_absolute_url()
         except NoReverseMatch:
             url = ""
-        entries = match_seat_labels(match)
+        entries = match_seat_labels(match, visibility=visibility)
         winner_seat = match.winner_seat if match.status == "done" else None
         rows.append(
             {

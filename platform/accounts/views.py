@@ -19,6 +19,7 @@ from accounts.forms import LoginForm, SignupForm
 from accounts.selectors import player_decks, player_get, recent_matches
 from accounts.services import token_for, user_register
 from config.throttling import LoginThrottle, LoginUsernameThrottle, RegisterThrottle, throttle_wait
+from decks.permissions import request_deck_visibility
 from web.errors import too_many_requests
 
 
@@ -124,8 +125,8 @@ def _render_profile(request: HttpRequest, player, *, token: str | None = None) -
         "accounts/profile.html",
         {
             "player": player,
-            "decks": player_decks(user=player),
-            "matches": recent_matches(player=player.get_username()),
+            "decks": player_decks(user=player, visibility=request_deck_visibility(request)),
+            "matches": recent_matches(player=player.get_username(), visibility=request_deck_visibility(request)),
             "is_self": request.user.is_authenticated and request.user.pk == player.pk,
             "token": token,
         },

@@ -37,6 +37,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from web.apperrors import AppError
+from web.inputs import parse_whole_number
 
 #: The key DRF files errors about the whole input under; reported as-is in ``fields``.
 NON_FIELD_KEY = "non_field_errors"
@@ -172,15 +173,36 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class Pagination(PageNumberPagination):
-    """``?page=N``; 20 items a page, ``?page_size=`` up to 100.
+    """``?page=N``; 20 items a page, ``?page_size=`` from 1 (larger than 100 counts as 100).
 
     The body is ``{"count", "next", "previous", "results"}``; a page past the end is a
-    404 in the error shape.
+    404 in the error shape, and a ``page_size`` that is not a whole number of at least 1
+    (``null``, ``true``, ``0``, given twice) a 400 naming it, as the schema declares.
     """
 
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_page_size(self, request) -> int:
+        values = request.query_params.getlist(self.page_size_query_param)
+        if not values:
+            return self.page_size
+        size = parse_whole_number(values[-1], max_digits=9) if len(values) == 1 else None
+        if not size:
+            shown = values[-1][:40] if len(values) == 1 else "more than one value"
+            raise exceptions.ValidationError({self.page_size_query_param: [
+                f"page_size must be a whole number from 1 (more than {self.max_page_size} counts as "
+                f"{self.max_page_size}), not '{shown}'"]})
+        return min(size, self.max_page_size)
+
+    def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = 10**9 - 1
+        return parameters
 
 
 # --------------------------------------------------------------------------- parsers

@@ -39,11 +39,13 @@ LADDER_TICK_SECONDS = float(os.environ.get("LADDER_TICK_SECONDS", "10"))
 LIVE_TICK_SECONDS = float(os.environ.get("LIVE_TICK_SECONDS", "5"))
 #: How often beat runs ``tournaments.tick`` (starts due events, repairs stuck rounds), in seconds.
 TOURNAMENTS_TICK_SECONDS = float(os.environ.get("TOURNAMENTS_TICK_SECONDS", "60"))
+#: How often beat deletes the idempotency keys older than ``IDEMPOTENCY_KEY_HOURS``, in seconds.
+IDEMPOTENCY_PRUNE_SECONDS = 3600.0
 
 #: Every queue, highest priority first. A worker started without ``-Q`` serves them all.
 QUEUES = ("live", "periodic", "tournaments", "matches", "ladder", "default")
 #: Tasks that beat schedules: they go to ``periodic``, ahead of every match.
-PERIODIC_TASKS = ("web.heartbeat", "matches.sweep")
+PERIODIC_TASKS = ("web.heartbeat", "matches.sweep", "web.prune_idempotency_keys")
 #: Tasks a person in a live match waits on: they go to ``live``, ahead of everything.
 LIVE_TASKS = ("live.bot_act", "live.check_clock")
 
@@ -92,6 +94,11 @@ app.conf.update(
             "task": "tournaments.tick",
             "schedule": TOURNAMENTS_TICK_SECONDS,
             "options": {"expires": TOURNAMENTS_TICK_SECONDS},
+        },
+        "idempotency-keys-prune": {
+            "task": "web.prune_idempotency_keys",
+            "schedule": IDEMPOTENCY_PRUNE_SECONDS,
+            "options": {"expires": IDEMPOTENCY_PRUNE_SECONDS},
         },
     },
 )

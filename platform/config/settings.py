@@ -7,7 +7,7 @@ the in-memory channel layer and the local-memory cache, DEBUG on.
 - ``DATABASE_URL`` (for example ``postgres://user:pass@host:5432/name``) switches to
   PostgreSQL through psycopg 3.
 - ``REDIS_URL`` (for example ``redis://host:6379/0``) makes Redis the Celery broker, the
-  Channels layer and the cache.
+  Channels layer and the cache, every key and channel named under ``SITE_PREFIX``.
 - ``DJANGO_DEBUG=0`` is production mode: ``SECRET_KEY`` and ``ALLOWED_HOSTS`` must then be
   set, and the security settings default to what ``manage.py check --deploy`` asks for.
 
@@ -17,10 +17,14 @@ in docker-compose.yml; ``tests/platform/test_compose.py`` keeps the three in ste
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+
+from web.inputs import parse_whole_number
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 env = environ.Env()
@@ -142,6 +146,28 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --------------------------------------------------------------------------- this deployment's namespace
+
+_SITE_PREFIX_CHARS = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+
+
+def _site_prefix(value: str, database: dict) -> str:
+    """This deployment's namespace on a shared Redis server: ``SITE_PREFIX`` when set, else
+    the database's name with a short hash of where it lives (``cardplatform-1a2b3c4d``),
+    which two deployments never share. Redis pub/sub ignores the database number of
+    ``REDIS_URL``, so without it two sites on one server would hear each other's groups."""
+    value = value.strip()
+    if value:
+        if not _SITE_PREFIX_CHARS.fullmatch(value):
+            raise ImproperlyConfigured(f"SITE_PREFIX={value!r} must be 1 to 40 letters, digits, '.', '_' or '-'.")
+        return value
+    where = "|".join(str(database.get(key) or "") for key in ("ENGINE", "HOST", "PORT", "NAME"))
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(str(database.get("NAME") or "site")).stem).strip("-")[:24]
+    return f"{name or 'site'}-{hashlib.sha256(where.encode()).hexdigest()[:8]}"
+
+
+SITE_PREFIX = _site_prefix(env.str("SITE_PREFIX", default=""), DATABASES["default"])
+
 # --------------------------------------------------------------------------- Redis, broker, channels, cache
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -150,7 +176,9 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # A worker serving several queues takes from the first non-empty one in the order
     # they are listed (config/celery.py: QUEUES, highest priority first).
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"queue_order_strategy": "priority"}
+    # Every key and pub/sub channel of Redis is named under SITE_PREFIX: the broker's, the
+    # channel layer's and the cache's (tests/platform/test_site_prefix.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"queue_order_strategy": "priority", "global_keyprefix": f"{SITE_PREFIX}:"}
     CHANNEL_LAYERS = {
         "default": {
             # Redis pub/sub: each process holds one subscribed connection, and messages are
@@ -178,10 +206,12 @@ if REDIS_URL:
                     }
                 ],
                 "capacity": 200,
+                "prefix": f"{SITE_PREFIX}:",
             },
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": SITE_PREFIX}}
 else:
     BROKER_DIR = VAR_DIR / "broker"
     for _sub in ("queue", "control", "staging", "claimed", "rejected"):
@@ -204,7 +234,7 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "live.layers.SQLiteBusChannelLayer",
-            "CONFIG": {"path": str(VAR_DIR / "channels.sqlite3")},
+            "CONFIG": {"path": str(VAR_DIR / "channels.sqlite3"), "prefix": f"{SITE_PREFIX}:"},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -260,7 +290,7 @@ def _rate(name: str, value: str) -> str | None:
     if value.lower() in ("off", "none", "0"):
         return None
     number, _, period = value.partition("/")
-    if not number.isdigit() or int(number) < 1 or period[:1] not in ("s", "m", "h", "d"):
+    if not parse_whole_number(number, max_digits=9) or period[:1] not in ("s", "m", "h", "d"):
         raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 10/min, 100/hour or off.")
     return value
 
@@ -283,6 +313,9 @@ THROTTLE_RATES = {
 }
 # Largest request body accepted (bytes): decklists and challenges are a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+# Hours an Idempotency-Key (web/idempotency.py) answers for: an older key is unknown (a new
+# create), and beat's hourly web.prune_idempotency_keys deletes it. 0: kept forever.
+IDEMPOTENCY_KEY_HOURS = env.float("IDEMPOTENCY_KEY_HOURS", default=24.0)
 SPECTACULAR_SETTINGS = {
     "TITLE": "TempoFront & Conquest platform API",
     "DESCRIPTION": (
@@ -329,6 +362,8 @@ MATCHES_LEASE_SECONDS = env.float("MATCHES_LEASE_SECONDS", default=60.0)
 MATCHES_RESEND_SECONDS = env.float("MATCHES_RESEND_SECONDS", default=600.0)
 MATCHES_MAX_ATTEMPTS = env.int("MATCHES_MAX_ATTEMPTS", default=3)
 MATCHES_DECISION_SECONDS = env.float("MATCHES_DECISION_SECONDS", default=30.0)
+# The hard limit of one live bot decision (0: none); its move is then a random legal one.
+LIVE_BOT_DECISION_SECONDS = env.float("LIVE_BOT_DECISION_SECONDS", default=10.0)
 MATCHES_MAX_OPEN_CHALLENGES = env.int("MATCHES_MAX_OPEN_CHALLENGES", default=20)
 MATCHES_STREAM_SECONDS = env.float("MATCHES_STREAM_SECONDS", default=0.5)
 

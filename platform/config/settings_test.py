@@ -14,22 +14,39 @@ import os
 from config.settings import *  # noqa: F403
 from config.settings import CELERY_BROKER_TRANSPORT_OPTIONS, CHANNEL_LAYERS, DATABASES, REDIS_URL, VAR_DIR
 
-TEST_RUN_ID = os.environ.setdefault("TEST_RUN_ID", f"{os.getpid()}")
+
+def _run_id() -> str:
+    """This process's run id: the pytest process's id, with the pytest-xdist worker's name
+    (``gw0``, ``gw1``...) after it in a worker. Workers inherit the controller's environment,
+    so without the suffix every worker would share one broker folder, one Redis prefix and
+    one channel-layer file, and each would delete the others' folder when it ends. The id is
+    exported, so the servers and Celery workers a test starts land in the same namespace."""
+    run_id = os.environ.get("TEST_RUN_ID") or f"{os.getpid()}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker and not run_id.endswith(f"-{worker}"):
+        run_id = f"{run_id}-{worker}"
+    os.environ["TEST_RUN_ID"] = run_id
+    return run_id
+
+
+TEST_RUN_ID = _run_id()
 TEST_RUN_DIR = VAR_DIR / f"test-{TEST_RUN_ID}"
 TEST_RUN_DIR.mkdir(parents=True, exist_ok=True)
+# The run's namespace on a shared Redis (keys, pub/sub channels), as SITE_PREFIX is a site's.
+SITE_PREFIX = f"test-{TEST_RUN_ID}"
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not pytest-django's in-memory default, so that a worker subprocess can open it.
     DATABASES["default"]["TEST"] = {"NAME": str(TEST_RUN_DIR / "db.sqlite3")}
 
 if REDIS_URL:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "global_keyprefix": f"test-{TEST_RUN_ID}:"}
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"test-{TEST_RUN_ID}:"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "global_keyprefix": f"{SITE_PREFIX}:"}
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"{SITE_PREFIX}:"
     CACHES = {  # noqa: F405
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": f"test-{TEST_RUN_ID}",
+            "KEY_PREFIX": SITE_PREFIX,
         }
     }
 else:
@@ -41,7 +58,8 @@ else:
         "data_folder_out": str(TEST_RUN_DIR / "broker" / "queue"),
         "control_folder": str(TEST_RUN_DIR / "broker" / "control"),
     }
-    CHANNEL_LAYERS["default"].setdefault("CONFIG", {})["path"] = str(TEST_RUN_DIR / "channels.sqlite3")
+    CHANNEL_LAYERS["default"].setdefault("CONFIG", {}).update(path=str(TEST_RUN_DIR / "channels.sqlite3"),
+                                                              prefix=f"{SITE_PREFIX}:")
 
 CELERY_BEAT_SCHEDULE_FILENAME = str(TEST_RUN_DIR / "celerybeat-schedule")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

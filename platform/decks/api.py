@@ -1,9 +1,12 @@
 """API of decks: ``/api/decks/`` (list, create), ``/api/decks/<id>/`` (read, change,
 delete) and ``/api/decks/<id>/versions/``.
 
-Everyone reads; only signed-in players create; only a deck's owner changes or deletes it
-(403 in the error shape otherwise). Every problem of a request is reported at once, per
-field: the input's shape and the engine's deck rules together.
+Everyone reads, except a deck entered in an event that has not published its decklists
+(``decks.permissions.DeckVisibility``: left out of lists, 404 like a deck that does not
+exist, for all but its owner, the organiser and staff); only signed-in players create;
+only a deck's owner changes or deletes it (403 in the error shape otherwise). Every
+problem of a request is reported at once, per field: the input's shape and the engine's
+deck rules together.
 """
 
 from __future__ import annotations
@@ -15,18 +18,19 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import NON_FIELD_KEY, ErrorSerializer
 from decks.models import Deck
-from decks.permissions import can_delete_deck, can_edit_deck, can_register_deck
+from decks.permissions import can_delete_deck, can_edit_deck, can_register_deck, request_deck_visibility
 from decks.selectors import deck_get, deck_list, deck_versions
 from decks.serializers import DeckSerializer, DeckVersionSerializer, DeckWriteSerializer
 from decks.services import deck_archive, deck_problems, deck_register, deck_update
 from web.games import game_names
+from web.idempotency import IDEMPOTENCY_KEY, api_create_once
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 413: ErrorSerializer, 415: ErrorSerializer}
 
@@ -88,7 +92,8 @@ def _raise_all(errors: dict[str, list[str]], more: dict[str, list[str]]) -> None
         responses={200: DeckSerializer(many=True), 400: ErrorSerializer},
     ),
     post=extend_schema(
-        operation_id="decks_create", request=DeckWriteSerializer, responses={201: DeckSerializer, **ERRORS}
+        operation_id="decks_create", request=DeckWriteSerializer, responses={201: DeckSerializer, **ERRORS},
+        parameters=[IDEMPOTENCY_KEY],
     ),
 )
 class DeckListView(generics.GenericAPIView):
@@ -105,7 +110,7 @@ class DeckListView(generics.GenericAPIView):
             game=game,
             owner=request.query_params.get("owner") or None,
             q=(request.query_params.get("q") or "").strip() or None,
-        )
+        ).exclude(pk__in=request_deck_visibility(request).hidden_ids())
         page = self.paginate_queryset(decks)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
@@ -113,8 +118,12 @@ class DeckListView(generics.GenericAPIView):
         values, errors = _write_input(request, partial=False)
         ladder = values.pop("ladder", False)
         _raise_all(errors, deck_problems(**values))
-        deck = deck_register(owner=request.user, ladder=ladder, **values)
-        return Response(self.get_serializer(deck_get(deck_id=deck.pk)).data, status=status.HTTP_201_CREATED)
+
+        def register():
+            deck = deck_register(owner=request.user, ladder=ladder, **values)
+            return status.HTTP_201_CREATED, self.get_serializer(deck_get(deck_id=deck.pk)).data
+
+        return api_create_once(request, scope="decks.register", create=register)
 
 
 @extend_schema_view(
@@ -138,6 +147,8 @@ class DeckDetailView(generics.GenericAPIView):
 
     def get_object(self) -> Deck:
         deck = get_object_or_404(deck_list(), pk=self.kwargs["deck_id"])
+        if not request_deck_visibility(self.request).can_view(deck):
+            raise NotFound(f"There is no deck {deck.pk}.")  # as for a deck that does not exist
         self.check_object_permissions(self.request, deck)
         return deck
 
@@ -182,5 +193,7 @@ class DeckVersionListView(generics.GenericAPIView):
 
     def get(self, request: Request, deck_id: int) -> Response:
         deck = get_object_or_404(Deck, pk=deck_id)
+        if not request_deck_visibility(request).can_view(deck):
+            raise NotFound(f"There is no deck {deck.pk}.")
         page = self.paginate_queryset(deck_versions(deck=deck))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q, QuerySet
 
@@ -66,3 +71,36 @@ def deck_version_latest(*, deck_id: int) -> DeckVersion | None:
 def starter_decks(*, game: str | None = None) -> QuerySet[Deck]:
     """The site's starter decks (opponents for a first challenge)."""
     return deck_list(game=game).filter(is_starter=True)
+
+
+def withheld_decks(*, now: datetime, deck_ids: Iterable[int] | None = None) -> list[dict[str, Any]]:
+    """Every entry of an event whose decklists are not published yet, as ``deck``,
+    ``owner``, ``organiser``, ``tournament`` and ``until`` (when the event publishes them).
+
+    An event withholds its entries' decks while it is upcoming (draft or open: until it
+    starts, or until ``publish_at`` if that is later) and, once started, until its
+    ``publish_at`` (running, paused, finished, or cancelled after the start). An event
+    cancelled before its start withholds nothing. One query; ``deck_ids`` narrows it.
+    """
+    if not apps.is_installed("tournaments"):
+        return []
+    Tournament = apps.get_model("tournaments", "Tournament")
+    Entry = apps.get_model("tournaments", "Entry")
+    S = Tournament.State
+    upcoming = Q(tournament__state__in=(S.DRAFT, S.OPEN))
+    unpublished = Q(tournament__publish_at__gt=now) & (~Q(tournament__state=S.CANCELLED)
+                                                      | Q(tournament__started__isnull=False))
+    entries = Entry.objects.filter(upcoming | unpublished)
+    if deck_ids is not None:
+        entries = entries.filter(deck_id__in=list(deck_ids))
+    rows = []
+    for deck, owner, organiser, tournament, state, starts_at, publish_at in entries.values_list(
+            "deck_id", "deck__owner_id", "tournament__organiser_id", "tournament_id", "tournament__state",
+            "tournament__starts_at", "tournament__publish_at"):
+        if state in (S.DRAFT, S.OPEN):
+            until = max(starts_at, publish_at) if publish_at else starts_at
+        else:
+            until = publish_at
+        rows.append({"deck": deck, "owner": owner, "organiser": organiser, "tournament": tournament,
+                     "until": until})
+    return rows

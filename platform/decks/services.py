@@ -19,7 +19,7 @@ from django.db.models import Max
 from decks.models import Deck, DeckVersion
 from decks.permissions import can_delete_deck, can_edit_deck
 from engine import games
-from engine.bots import parse_spec
+from engine.bots import clean_platform_spec
 from engine.core import DeckError, Decklist
 from web.games import game_names, game_title
 
@@ -244,14 +244,14 @@ def _clean_name(name: object) -> str:
 
 
 def _clean_pilot(pilot: object) -> str:
-    """The bot spec in canonical form (lower case, no spaces): 'greedy', 'search:fast'."""
+    """The bot spec in canonical form (lower case, no spaces): 'greedy', 'search:fast'.
+    The engine's ``clean_platform_spec`` decides, as for every bot that enters the platform."""
     if not isinstance(pilot, str) or not pilot.strip():
         raise ValidationError("choose a bot to pilot the deck")
     try:
-        parse_spec(pilot)
+        return clean_platform_spec(pilot)
     except ValueError as exc:
         raise ValidationError(str(exc)) from None
-    return pilot.strip().lower()
 
 
 def _same_cards(checked: CheckedDeck, version: DeckVersion) -> bool:

@@ -17,11 +17,13 @@ from accounts.selectors import recent_matches
 from decks.cards.selectors import GAME_TITLES, CardFace, card_by_name, card_pool, type_rank
 from decks.forms import DeckForm, commander_line_pattern
 from decks.models import Deck, DeckVersion
-from decks.permissions import can_delete_deck, can_edit_deck
+from decks.permissions import can_delete_deck, can_edit_deck, request_deck_visibility
 from decks.selectors import deck_get, deck_list, deck_version_get, deck_versions
 from decks.services import NAME_MAX_LENGTH, deck_archive, deck_problems, deck_register, deck_update
 from engine import games
 from web.games import game_choices, game_names
+from web.idempotency import page_create_once
+from web.inputs import parse_id
 
 #: Decks per page of the list.
 DECKS_PER_PAGE = 20
@@ -36,7 +38,8 @@ def deck_index(request: HttpRequest) -> HttpResponse:
     game = game if game in game_names() else ""
     owner = request.GET.get("owner", "").strip()[:150]
     q = request.GET.get("q", "").strip()[:100]
-    decks = deck_list(game=game or None, owner=owner or None, q=q or None)
+    decks = deck_list(game=game or None, owner=owner or None, q=q or None).exclude(
+        pk__in=request_deck_visibility(request).hidden_ids())
     page_obj = Paginator(decks, DECKS_PER_PAGE).get_page(request.GET.get("page"))
     filters = {"game": game, "owner": owner, "q": q}
     return render(
@@ -104,25 +107,31 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         values = _deck_errors(form)
         if not form.errors:
-            try:
+            def register() -> tuple[str, str]:
                 deck = deck_register(owner=request.user, ladder=form.cleaned_data.get("ladder", False), **values)
+                return deck.get_absolute_url(), f"Registered “{deck.name}” (version 1)."
+
+            try:
+                location, said, _ = page_create_once(request, scope="decks.register", create=register)
             except ValidationError as exc:
                 _file_errors(form, exc)
             else:
-                messages.success(request, f"Registered “{deck.name}” (version 1).")
-                return redirect(deck)
+                messages.success(request, said)
+                return redirect(location)
     return render(request, "decks/form.html", _builder_context(form, deck=None, copied_from=copied))
 
 
 def _copy_source(request: HttpRequest) -> tuple[Deck, DeckVersion] | None:
     """The deck and version that ``?copy=<deck id>&version=<n>`` names, or None (also for
     ids that name no deck: the builder then simply starts empty)."""
-    deck_id, number = request.GET.get("copy", ""), request.GET.get("version", "")
-    if not deck_id.isdigit():
+    deck_id, number = parse_id(request.GET.get("copy", "")), parse_id(request.GET.get("version", ""))
+    if deck_id is None:
         return None
     try:
-        deck = deck_get(deck_id=int(deck_id), include_archived=True)
-        version = deck_version_get(deck=deck, number=int(number)) if number.isdigit() else deck.latest_version
+        deck = deck_get(deck_id=deck_id, include_archived=True)
+        if not request_deck_visibility(request).can_view(deck):
+            return None
+        version = deck_version_get(deck=deck, number=number) if number is not None else deck.latest_version
     except (Deck.DoesNotExist, DeckVersion.DoesNotExist):
         return None
     return (deck, version) if version is not None else None
@@ -146,7 +155,7 @@ def _copy_initial(deck: Deck, version: DeckVersion) -> dict:
 @require_http_methods(["GET", "POST"])
 def deck_edit(request: HttpRequest, deck_id: int) -> HttpResponse:
     """``/decks/<id>/edit/``: the owner changes the deck; new cards or pilot make a new version."""
-    deck = _get_deck(deck_id, include_archived=False)
+    deck = _get_deck(deck_id, include_archived=False, request=request)
     if not can_edit_deck(request.user, deck):
         raise PermissionDenied("only the owner of a deck can edit it")
     latest = deck.latest_version
@@ -234,25 +243,30 @@ def _version_changes(versions: list[DeckVersion]) -> list[VersionChange]:
     return list(reversed(changes))
 
 
-def _get_deck(deck_id: int, *, include_archived: bool) -> Deck:
+def _get_deck(deck_id: int, *, include_archived: bool, request: HttpRequest | None = None) -> Deck:
+    """The deck, or 404; with ``request``, also 404 (the same answer) when its viewer may
+    not see it (``decks.permissions.DeckVisibility``)."""
     try:
-        return deck_get(deck_id=deck_id, include_archived=include_archived)
+        deck = deck_get(deck_id=deck_id, include_archived=include_archived)
     except Deck.DoesNotExist:
         raise Http404(f"no deck {deck_id}") from None
+    if request is not None and not request_deck_visibility(request).can_view(deck):
+        raise Http404(f"no deck {deck_id}")
+    return deck
 
 
 @require_safe
 def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     """``/decks/<id>/?version=N``: a version (the latest by default) as cards, and the history."""
-    deck = _get_deck(deck_id, include_archived=True)
+    deck = _get_deck(deck_id, include_archived=True, request=request)
     latest = deck.latest_version
     if latest is None:
         raise Http404(f"deck {deck_id} has no version")
     version = latest
-    wanted = request.GET.get("version")
-    if wanted and wanted.isdigit() and int(wanted) != latest.number:
+    wanted = parse_id(request.GET.get("version", ""))
+    if wanted is not None and wanted != latest.number:
         try:
-            version = deck_version_get(deck=deck, number=int(wanted))
+            version = deck_version_get(deck=deck, number=wanted)
         except DeckVersion.DoesNotExist:
             raise Http404(f"deck {deck_id} has no version {wanted}") from None
     decklist = version.to_engine()
@@ -276,7 +290,7 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
             "history": _version_changes(list(deck_versions(deck=deck))),
             "can_edit": can_edit_deck(request.user, deck),
             "can_delete": can_delete_deck(request.user, deck),
-            "matches": recent_matches(deck=deck.pk),
+            "matches": recent_matches(deck=deck.pk, visibility=request_deck_visibility(request)),
         },
     )
 
@@ -285,7 +299,7 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def deck_delete(request: HttpRequest, deck_id: int) -> HttpResponse:
     """``/decks/<id>/delete/``: GET asks, POST archives the deck (owner only)."""
-    deck = _get_deck(deck_id, include_archived=False)
+    deck = _get_deck(deck_id, include_archived=False, request=request)
     if not can_delete_deck(request.user, deck):
         raise PermissionDenied("only the owner of a deck can delete it")
     if request.method == "POST":

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 
 from config.api import ErrorSerializer
 from decks.models import Deck
+from decks.permissions import request_deck_visibility
 from ladder import conf
 from ladder.models import Pool, Rating, RatingChange
 from ladder.selectors import LeaderboardRows, leaderboard, rank_of, with_ranks
@@ -108,6 +109,8 @@ class DeckRatingHistoryView(generics.GenericAPIView):
 
     def get(self, request: Request, deck_id: int) -> Response:
         deck = get_object_or_404(Deck, pk=deck_id)
+        if not request_deck_visibility(request).can_view(deck):
+            raise NotFound(f"There is no deck {deck.pk}.")
         rating = Rating.objects.select_related("deck", "deck__owner").filter(pool=Pool.BOTS, deck=deck).first()
         changes = (RatingChange.objects.filter(rating=rating).select_related("deck_version").order_by("-id")
                    if rating else RatingChange.objects.none())

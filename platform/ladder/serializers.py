@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
+from decks.permissions import deck_visibility
 from ladder.models import Rating, RatingChange
 
 
@@ -38,6 +39,9 @@ class RatingSerializer(serializers.ModelSerializer):
         if not rating.deck_id:
             return None
         deck = rating.deck
+        hidden = deck_visibility(None, deck_ids=[deck.pk]).label(deck)  # the same answer for everyone
+        if hidden:
+            return {"id": None, "name": hidden, "owner": deck.owner.username, "url": None}
         return {"id": deck.pk, "name": deck.name, "owner": deck.owner.username, "url": deck.get_absolute_url()}
 
     def get_player(self, rating: Rating) -> str | None:

@@ -16,6 +16,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from decks.permissions import deck_visibility
 from ladder import conf
 from ladder.models import Pool, Rating
 from ladder.selectors import (
@@ -77,9 +78,11 @@ def board_row(rating: Rating, provisional_games: int) -> dict:
     deck = rating.deck if rating.deck_id else None
     win_rate = rating.win_rate
     prefix = get_script_prefix()
+    hidden = deck_visibility(None, deck_ids=[deck.pk]).label(deck) if deck is not None else ""
     if deck is not None:
         owner = deck.owner.username
-        name, url = deck.name, _deck_url(prefix).format(deck.pk)
+        # The board is the same for everyone: a deck hidden by an event shows its label only.
+        name, url = (hidden, "") if hidden else (deck.name, _deck_url(prefix).format(deck.pk))
         owner_url = _profile_url(prefix, owner)
     else:
         owner, owner_url = "", ""

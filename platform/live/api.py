@@ -5,6 +5,8 @@ API's one shape, config/api.py).
 - ``GET|POST|DELETE /api/live/queue/``: where I stand in matchmaking / join with
   ``{"deck": id, "seats": 2}`` / leave;
 - ``POST /api/live/bot/``: play a bot now, ``{"deck": id, "bot": "greedy", "seats": 2}``;
+- every create above and below takes an ``Idempotency-Key`` header: the same key sent
+  again gets the first answer and creates nothing (web/idempotency.py);
 - ``GET /api/live/challenges/``: challenges made to and by me (each list at most
   ``selectors.CHALLENGES_LISTED``, newest first);
   ``POST /api/live/challenges/``: ``{"username": "...", "deck": id}``;
@@ -25,11 +27,14 @@ from rest_framework.views import APIView
 from config.api import ErrorSerializer
 from decks.models import Deck, DeckVersion
 from live import selectors, services
+from web.idempotency import IDEMPOTENCY_KEY, api_create_once
+from web.inputs import MAX_ID, parse_id
 
 
 class QueueJoinSerializer(serializers.Serializer):
-    deck = serializers.IntegerField(help_text="One of your decks")
-    seats = serializers.IntegerField(required=False, help_text="2, or 4 for Conquest")
+    deck = serializers.IntegerField(min_value=0, max_value=MAX_ID, help_text="One of your decks")
+    seats = serializers.IntegerField(required=False,
+                                     help_text="One of the game's queue seat counts: 2, or 4 for Conquest")
 
 
 class QueueStatusSerializer(serializers.Serializer):
@@ -42,7 +47,7 @@ class QueueStatusSerializer(serializers.Serializer):
 
 
 class PlayBotSerializer(serializers.Serializer):
-    deck = serializers.IntegerField()
+    deck = serializers.IntegerField(min_value=0, max_value=MAX_ID)
     bot = serializers.CharField(required=False, help_text="A bot spec: random, greedy, search:fast, ...")
     seats = serializers.IntegerField(required=False)
 
@@ -61,7 +66,8 @@ class LiveMatchSerializer(serializers.Serializer):
     game = serializers.CharField()
     url = serializers.CharField()
     created = serializers.DateTimeField()
-    actions = serializers.IntegerField()
+    actions = serializers.IntegerField(help_text="Actions played, as spectators see them (behind by the match's "
+                                                 "spectator delay)")
     players = LivePlayerSerializer(many=True)
 
 
@@ -71,12 +77,12 @@ class LiveNowSerializer(serializers.Serializer):
 
 class ChallengeCreateSerializer(serializers.Serializer):
     username = serializers.CharField()
-    deck = serializers.IntegerField()
+    deck = serializers.IntegerField(min_value=0, max_value=MAX_ID)
 
 
 class ChallengeAnswerSerializer(serializers.Serializer):
     accept = serializers.BooleanField()
-    deck = serializers.IntegerField(required=False)
+    deck = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID)
 
 
 class ChallengeSerializer(serializers.Serializer):
@@ -105,9 +111,10 @@ class ChallengesWaitingSerializer(serializers.Serializer):
 
 
 def _deck_version(user, value, field: str = "deck") -> DeckVersion:
-    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
+    deck_id = parse_id(value)
+    if deck_id is None:
         raise ValidationError({field: [f"'{field}' must be the id of one of your decks"]})
-    deck = Deck.objects.filter(pk=int(value), archived=False).first()
+    deck = Deck.objects.filter(pk=deck_id, archived=False).first()
     if deck is None:
         raise ValidationError({field: [f"there is no deck {value}"]})
     if deck.owner_id != user.pk:
@@ -122,19 +129,22 @@ def _seats(value) -> int:
     if value is None:
         return 2
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError({"seats": ["'seats' must be 2 or 4"]})
+        raise ValidationError({"seats": ["'seats' must be a whole number: 2, or 4 for Conquest"]})
     return value
 
 
 def _match_json(live) -> dict:
+    """A running match as anyone may see it: as its spectators do, ``spectator_delay``
+    seconds behind (the action count, arrivals and time-outs of that moment)."""
     rows = list(live.seats.all())
+    cutoff = selectors.public_cutoff(live)
     return {
         "match": live.match_id,
         "game": live.game,
         "url": f"/live/{live.match_id}/",
         "created": live.created.isoformat(),
-        "actions": len(live.log),
-        "players": selectors.players_json(rows),
+        "actions": selectors.public_length(live, cutoff),
+        "players": selectors.players_json(rows, as_of=cutoff),
     }
 
 
@@ -153,12 +163,17 @@ class Queue(APIView):
     def get(self, request):
         return Response(selectors.queue_status(user=request.user))
 
-    @extend_schema(request=QueueJoinSerializer, responses={201: QueueStatusSerializer}, operation_id="live_queue_join")
+    @extend_schema(request=QueueJoinSerializer, responses={201: QueueStatusSerializer}, operation_id="live_queue_join",
+                   parameters=[IDEMPOTENCY_KEY])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
-        version = _deck_version(request.user, data.get("deck"))
-        services.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
-        return Response(selectors.queue_status(user=request.user), status=201)
+
+        def join():
+            version = _deck_version(request.user, data.get("deck"))
+            services.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
+            return 201, selectors.queue_status(user=request.user)
+
+        return api_create_once(request, scope="live.queue", create=join)
 
     @extend_schema(responses={200: QueueStatusSerializer}, operation_id="live_queue_leave")
     def delete(self, request):
@@ -169,16 +184,21 @@ class Queue(APIView):
 class PlayBot(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=PlayBotSerializer, responses={201: LiveMatchSerializer}, operation_id="live_play_bot")
+    @extend_schema(request=PlayBotSerializer, responses={201: LiveMatchSerializer}, operation_id="live_play_bot",
+                   parameters=[IDEMPOTENCY_KEY])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         version = _deck_version(request.user, data.get("deck"))
         bot = data.get("bot") or "greedy"
         if not isinstance(bot, str):
             raise ValidationError({"bot": ["'bot' must be a bot spec such as greedy or search:fast"]})
-        live = services.live_play_bot(user=request.user, deck_version=version, bot=bot,
-                                      seats=_seats(data.get("seats")))
-        return Response(_match_json(live), status=201)
+
+        def play():
+            live = services.live_play_bot(user=request.user, deck_version=version, bot=bot,
+                                          seats=_seats(data.get("seats")))
+            return 201, _match_json(live)
+
+        return api_create_once(request, scope="live.bot", create=play)
 
 
 class Challenges(APIView):
@@ -190,16 +210,20 @@ class Challenges(APIView):
         return Response({key: [_challenge_json(c) for c in value] for key, value in found.items()})
 
     @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer},
-                   operation_id="live_challenges_create")
+                   operation_id="live_challenges_create", parameters=[IDEMPOTENCY_KEY])
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         version = _deck_version(request.user, data.get("deck"))
         username = data.get("username")
         if not isinstance(username, str) or not username.strip():
             raise ValidationError({"username": ["name the player to challenge"]})
-        challenge = services.live_challenge(challenger=request.user, challenged_username=username,
-                                            deck_version=version)
-        return Response(_challenge_json(challenge), status=201)
+
+        def challenge():
+            made = services.live_challenge(challenger=request.user, challenged_username=username,
+                                           deck_version=version)
+            return 201, _challenge_json(made)
+
+        return api_create_once(request, scope="live.challenge", create=challenge)
 
 
 class ChallengesWaiting(APIView):
@@ -235,7 +259,7 @@ def _challenge_json(challenge) -> dict:
         "challenged": challenge.challenged.username,
         "game": challenge.game,
         "game_title": challenge.game_title,
-        "deck": challenge.deck_version.deck.name,
+        "deck": selectors.public_deck_name(challenge.deck_version),
         "status": challenge.status,
         "expires": challenge.expires.isoformat(),
         "match": challenge.match_id,

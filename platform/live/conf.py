@@ -8,6 +8,9 @@
 - ``LIVE_WINDOW_BASE`` / ``LIVE_WINDOW_PER_SECOND`` / ``LIVE_WINDOW_MAX`` (defaults 3, 0.2, 50):
   the rating window of matchmaking, widening the longer a player waits.
 - ``LIVE_TICK_SECONDS`` (default 5, read by config/celery.py): how often beat runs ``live.tick``.
+- ``LIVE_BOT_DECISION_SECONDS`` (default 10; 0 turns it off): the hard limit of one live bot
+  decision (``engine.runner.decide``); a decision stopped there is replaced by a random
+  legal move, so a live worker's thread is never held longer (docs/live.md).
 """
 
 from __future__ import annotations
@@ -46,3 +49,13 @@ def rating_window(waited_seconds: float) -> float:
     per_second = _number("LIVE_WINDOW_PER_SECOND", 0.2)
     cap = _number("LIVE_WINDOW_MAX", 50.0)
     return min(cap, base + per_second * max(0.0, waited_seconds))
+
+
+#: A live bot's hard limit per decision. search:strong, the slowest level, averages 0.5 s
+#: per Conquest decision (1.3 s with both cores busy); a person waits on every one.
+DEFAULT_BOT_DECISION_SECONDS = 10.0
+
+
+def bot_decision_seconds() -> float | None:
+    """The hard limit of one live bot decision, in seconds; None when turned off (0)."""
+    return _number("LIVE_BOT_DECISION_SECONDS", DEFAULT_BOT_DECISION_SECONDS) or None

@@ -15,7 +15,9 @@ socket of the match as ``{"type": "presence", "seat": n, "present": true}`` (the
 shows who has not come yet): to the other seats at once, to spectators after the match's
 spectator delay.
 
-Anything wrong gets ``{"type": "error", "code", "message"}`` and changes nothing; a flood
+Anything wrong gets ``{"type": "error", "code", "message"}`` and changes nothing (a frame
+longer than ``web.sockets.MAX_FRAME_CHARS`` or nested deeper than ``config.api.MAX_JSON_DEPTH``
+is refused before it is decoded, as on every socket of the site); a flood
 of frames is rate-limited by a token bucket per connection, and a connection that keeps
 flooding is closed with code 4429. The consumer computes no rules: moves go through
 ``live.services.live_act``, and the new views come back through the channel layer (the
@@ -34,16 +36,18 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from config.api import MAX_JSON_DEPTH, JSONTooDeep, check_json_depth
 from live import selectors, services
 from live.models import LiveMatch
+from web.sockets import MAX_FRAME_CHARS
 
 #: Token bucket per connection: BURST frames at once, refilled at RATE a second.
 BURST = 20
 RATE = 10.0
 #: Frames refused for lack of tokens before the connection is closed with 4429.
 ABUSE_LIMIT = 40
-#: Largest text frame accepted, in characters.
-MAX_FRAME = 16 * 1024
+#: Largest text frame accepted, in characters: the one bound of every socket of the site.
+MAX_FRAME = MAX_FRAME_CHARS
 CLOSE_NOT_FOUND = 4404
 CLOSE_ABUSE = 4429
 
@@ -175,6 +179,13 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         if text_data is None or len(text_data) > MAX_FRAME:
             await self.error("frame_too_large", f"a frame is at most {MAX_FRAME} characters")
+            return
+        try:
+            # Counted before decoding: the decoder recurses once per level, and a frame of
+            # brackets would end in a RecursionError that drops the socket.
+            check_json_depth(text_data)
+        except JSONTooDeep:
+            await self.error("too_deep", f"a frame nests arrays and objects at most {MAX_JSON_DEPTH} levels deep")
             return
         try:
             content = json.loads(text_data)

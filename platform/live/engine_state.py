@@ -153,6 +153,11 @@ def _placing(actions: list[Action]) -> bool:
                                  for a in actions)
 
 
+def _confirmed(events: list[Event], seat: int) -> bool:
+    """True when ``events`` (of one pick) include the seat's placement being confirmed."""
+    return any(e.kind == "confirm" and (e.data or {}).get("seat") == seat for e in events)
+
+
 def placement_choices(state: State, seat: int) -> dict[str, Any] | None:
     """What ``seat`` may place at each Location it still has to fill, when its decision is a
     placement built one Location at a time (Conquest's simultaneous placement: every legal
@@ -178,9 +183,12 @@ def placement_choices(state: State, seat: int) -> dict[str, Any] | None:
         empty = next((a for a in options if a.get("card") == EMPTY_PICK), None)
         if empty is None:
             break
-        probe.apply(seat, empty)
-        if probe.outcome is not None or seat not in probe.to_act():
-            break  # that was the last Location: the placement is submitted
+        events = probe.apply(seat, empty)
+        if probe.outcome is not None or seat not in probe.to_act() or _confirmed(events, seat):
+            # That was the last Location: the placement is submitted. The seat may be to act
+            # again at once (the last seat to confirm an empty placement starts the next
+            # Skirmish's), but those Locations belong to another decision.
+            break
         options = probe.legal_actions(seat)
         if not _placing(options) or options[0].get("location") == number:
             break
@@ -195,7 +203,10 @@ def placement_choices(state: State, seat: int) -> dict[str, Any] | None:
             count += pick is not None
             if position == len(locations) - 1:
                 break
-            probe.apply(seat, pick or next(a for a in options if a.get("card") == EMPTY_PICK))
+            step = pick or next((a for a in options if a.get("card") == EMPTY_PICK), None)
+            if step is None:
+                break
+            probe.apply(seat, step)
         copies[card] = count
     return {"locations": locations, "copies": copies}
 

@@ -11,7 +11,10 @@ a bus between processes:
 - a process that receives (a web process with sockets) polls the file every
   ``poll_interval`` seconds (default 0.05) from a background task and delivers the new
   rows to its own group members and channels;
-- rows older than ``retention`` seconds (default 60) are deleted.
+- rows older than ``retention`` seconds (default 60) are deleted;
+- every row's target is named under ``prefix`` (setting ``SITE_PREFIX``), and a process
+  reads only the rows of its own prefix: two sites sharing one file never hear each other,
+  as on a shared Redis.
 
 Channel names carry their process's id, so a message for a channel goes only to the
 process that owns it. Group membership is local: a process only delivers a group message
@@ -54,8 +57,9 @@ class SQLiteBusChannelLayer(InMemoryChannelLayer):
     """In-memory delivery within a process, a SQLite file between processes."""
 
     def __init__(self, path: str | os.PathLike = "var/channels.sqlite3", poll_interval: float = 0.05,
-                 retention: float = 60.0, **kwargs):
+                 retention: float = 60.0, prefix: str = "", **kwargs):
         super().__init__(**kwargs)
+        self.prefix = str(prefix)
         self.path = Path(path)
         self.poll_interval = float(poll_interval)
         self.retention = float(retention)
@@ -83,7 +87,7 @@ class SQLiteBusChannelLayer(InMemoryChannelLayer):
         conn = self._connection()
         now = time.time()
         conn.execute("INSERT INTO bus (created, origin, kind, target, body) VALUES (?, ?, ?, ?, ?)",
-                     (now, self.process_id, kind, target, json.dumps(message, separators=(",", ":"))))
+                     (now, self.process_id, kind, self.prefix + target, json.dumps(message, separators=(",", ":"))))
         if now - self._last_cleanup > 10:
             self._last_cleanup = now
             conn.execute("DELETE FROM bus WHERE created < ?", (now - self.retention,))
@@ -97,7 +101,9 @@ class SQLiteBusChannelLayer(InMemoryChannelLayer):
                             "ORDER BY id", (self._last_id, self.process_id)).fetchall()
         if rows:
             self._last_id = rows[-1][0]
-        return rows
+        size = len(self.prefix)
+        return [(i, created, kind, target[size:], body) for i, created, kind, target, body in rows
+                if target.startswith(self.prefix)]
 
     # ------------------------------------------------------------------ layer API
 

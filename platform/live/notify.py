@@ -32,6 +32,7 @@ from live import services
 from live.consumers import BURST, LiveMatchConsumer
 from live.models import TITLE_MAX, LiveMatch, LiveSeat
 from web import effects
+from web.inputs import parse_id
 
 #: What the banner calls a match that was announced without a title.
 DEFAULT_TITLE = "Live match"
@@ -97,7 +98,7 @@ def matches_waiting(*, user) -> list[dict[str, Any]]:
 
 def _dismissed(request: HttpRequest) -> set[int]:
     raw = request.COOKIES.get(DISMISSED_COOKIE, "")
-    return {int(part) for part in raw.split(".")[:50] if part.isdigit() and len(part) < 19}
+    return {match_id for match_id in map(parse_id, raw.split(".")[:50]) if match_id is not None}
 
 
 def live_matches_waiting(request: HttpRequest) -> dict[str, Any]:

@@ -15,8 +15,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from engine import games as engine_games
-from engine.core import State
-from live import engine_state
+from engine.core import Event, State
+from live import engine_state, texts
 from live.models import LiveChallenge, LiveMatch, LiveSeat, QueueEntry
 
 
@@ -26,12 +26,39 @@ def _seat_name(row: LiveSeat) -> str:
     return f"bot {row.bot}"
 
 
-def players_json(rows: Sequence[LiveSeat]) -> list[dict[str, Any]]:
+#: Seconds a process keeps which decks of live seats are hidden (``public_deck_name``).
+HIDDEN_DECKS_SECONDS = 2.0
+_hidden_decks: dict[int, tuple[float, str]] = {}
+
+
+def public_deck_name(deck_version) -> str:
+    """A seat's deck name as every watcher may see it: its hidden label while it is entered
+    in an event that has not published its decklists (``decks.permissions``). Messages to
+    a match's group are the same for everyone, so they name decks as to an anonymous
+    visitor. Kept per deck for ``HIDDEN_DECKS_SECONDS``, so a move's messages cost no query."""
+    import time
+
+    from decks.permissions import deck_visibility
+
+    now = time.monotonic()
+    kept = _hidden_decks.get(deck_version.deck_id)
+    if kept is None or kept[0] < now:
+        if len(_hidden_decks) > 10_000:
+            _hidden_decks.clear()
+        kept = (now + HIDDEN_DECKS_SECONDS, deck_visibility(None, deck_ids=[deck_version.deck_id]).label(deck_version))
+        _hidden_decks[deck_version.deck_id] = kept
+    return kept[1] or deck_version.deck.name
+
+
+def players_json(rows: Sequence[LiveSeat], *, as_of: datetime | None = None) -> list[dict[str, Any]]:
     """Every seat's public facts; ``present``: a bot, or a person who has connected or moved
-    (never when: only whether)."""
+    (never when: only whether). ``as_of``: as they stood then (a running match's public
+    moment, :func:`public_cutoff`): a later arrival or time-out is not told yet."""
     return [
-        {"seat": r.seat, "name": _seat_name(r), "pilot": r.pilot, "deck": r.deck_version.deck.name,
-         "timed_out": r.timed_out_at is not None, "resigned": r.resigned, "present": r.is_present}
+        {"seat": r.seat, "name": _seat_name(r), "pilot": r.pilot, "deck": public_deck_name(r.deck_version),
+         "timed_out": r.timed_out_at is not None and (as_of is None or r.timed_out_at <= as_of),
+         "resigned": r.resigned,
+         "present": bool(r.bot) or (r.connected_at is not None and (as_of is None or r.connected_at <= as_of))}
         for r in rows
     ]
 
@@ -43,9 +70,10 @@ def clocks_json(rows: Sequence[LiveSeat], now: datetime) -> list[dict[str, Any]]
              "timed_out": r.timed_out_at is not None} for r in rows]
 
 
-def event_json(events, seat: int | None) -> list[dict[str, Any]]:
-    """Events ``seat`` may see, as ``{"kind", "text"}`` (never their data)."""
-    return [{"kind": e.kind, "text": e.text} for e in events if e.visible_to(seat)]
+def event_json(events, seat: int | None, rows: Sequence[LiveSeat] = ()) -> list[dict[str, Any]]:
+    """Events ``seat`` may see, as ``{"kind", "text"}`` (never their data), in the words of
+    ``live.texts``: "you" for the seat, the players' names (from ``rows``) for the others."""
+    return texts.events_for(events, seat, {r.seat: _seat_name(r) for r in rows})
 
 
 def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: int | None, *, events=(),
@@ -75,13 +103,16 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
         "legal": [a.to_json() for a in state.legal_actions(seat)] if may_act else [],
         # A placement's choices for every Location at once, from the engine (the seat's own).
         "placement": engine_state.placement_choices(state, seat) if may_act else None,
-        "events": event_json(events, seat),
+        "events": event_json(events, seat, rows),
         "clocks": clocks_json(rows, now),
         "players": players_json(rows),
         "server_time": int(now.timestamp() * 1000),
         "outcome": live.outcome if live.is_over else None,
         "result": result_json(live, rows, seat) if live.is_over else None,
     }
+    if live.is_over:
+        # A game that clears its board at the end (Conquest) says what stood there.
+        payload["final_board"] = texts.final_board(events)
     if live.is_over and live.next_match_id is not None:
         payload["next_url"] = next_url(live)
     return payload
@@ -151,9 +182,11 @@ def result_json(live: LiveMatch, rows: Sequence[LiveSeat], seat: int | None) -> 
 
     change = (RatingChange.objects.filter(match_id=live.match_id, rating__player_id=row.user_id,
                                           rating__pool=Pool.HUMANS).first())
-    rating = None if change is None else {
-        "before": round(change.ordinal_before, 1), "after": round(change.ordinal, 1),
-        "change": round(change.ordinal - change.ordinal_before, 1)}
+    rating = None
+    if change is not None:
+        # The difference of the two numbers shown, so that "+2.8 (3.4 → 6.2)" adds up.
+        before, after = round(change.ordinal_before, 1), round(change.ordinal, 1)
+        rating = {"before": before, "after": after, "change": round(after - before, 1)}
     others = [r for r in rows if r.seat != row.seat]
     rematch: dict[str, Any] | None = {"deck": row.deck_version.deck_id, "seats": len(rows)}
     if others and all(r.user_id is None for r in others) and len({r.bot for r in others}) == 1:
@@ -193,27 +226,122 @@ def opening_payload(*, match_id: int, seat: int | None, now: datetime | None = N
         live = live_get(match_id=match_id)
     if rows is None:
         rows = live_seats(live=live)
-    upto = None
-    if seat is None and live.spectator_delay and not live.is_over:
-        cutoff = int((now - timedelta(seconds=live.spectator_delay)).timestamp() * 1000)
-        upto = sum(1 for entry in live.log if entry[2] <= cutoff)
-    state, events = engine_state.history(live, upto=upto)
-    payload = view_payload(live, rows, state, seat, index=len(live.log) if upto is None else upto, now=now)
-    payload["events"] = event_json((e for _, e in events), seat)
-    payload["type"] = "view"
-    payload["opening"] = True
-    if upto is not None:
-        payload["status"] = LiveMatch.Status.ACTIVE
-        payload["outcome"] = None
+    cutoff = public_cutoff(live, now) if seat is None else None
+    if cutoff is None:
+        state, events = engine_state.history(live)
+        return {**view_payload(live, rows, state, seat, index=len(live.log), now=now),
+                "events": event_json((e for _, e in events), seat, rows), "type": "view", "opening": True,
+                "final_board": texts.final_board(e for _, e in events) if live.is_over else None}
+    # A spectator of a delayed match: the board, clocks and arrivals as they stood then.
+    state, events, upto, clocks = public_history(live, rows, cutoff)
+    payload = view_payload(live, rows, state, seat, index=upto, now=now)
+    payload.update(events=event_json((e for _, e in events), seat, rows), type="view", opening=True,
+                   status=LiveMatch.Status.ACTIVE, outcome=None, to_act=list(state.to_act()) if state.outcome is None
+                   else [], clocks=clocks, players=players_json(rows, as_of=cutoff))
     return payload
 
 
-def live_now(limit: int = 20) -> QuerySet[LiveMatch]:
-    """Live matches being played now, newest first, with their seats (for ``/live/`` and
-    the home page)."""
-    return (LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE)
-            .select_related("match").prefetch_related("seats__user", "seats__deck_version__deck")
-            .order_by("-created")[:limit])
+def live_now(limit: int = 20, *, now: datetime | None = None) -> list[LiveMatch]:
+    """Live matches being played now, newest first, with their seats (for ``/live/``, the
+    home page and ``/api/live/now/``). Each carries what anyone may know of it, as its
+    spectators see it (:func:`public_progress`): ``public_actions``, the actions played
+    by its public moment, and ``public_as_of``, that moment (None: no delay)."""
+    now = now or timezone.now()
+    found = list(LiveMatch.objects.filter(status=LiveMatch.Status.ACTIVE)
+                 .select_related("match").prefetch_related("seats__user", "seats__deck_version__deck")
+                 .order_by("-created")[:limit])
+    for live in found:
+        live.public_as_of = public_cutoff(live, now)
+        live.public_actions = public_length(live, live.public_as_of)
+    return found
+
+
+# --------------------------------------------------------------------------- the spectator delay
+
+# Anything anyone but the players may read about a running match (its board, its action
+# count, whose turn it is, its clocks, who has arrived or run out of time) is told as it
+# stood ``spectator_delay`` seconds ago, on the socket, the pages and the API alike: a count
+# or a clock read in real time would tell a player's opponent, watching from another tab,
+# what the delay hides. A finished match hides nothing.
+
+
+def public_cutoff(live: LiveMatch, now: datetime | None = None) -> datetime | None:
+    """The moment up to which anyone but the players sees running match ``live``: ``now``
+    less its spectator delay. None when it has no delay or is over (all is public)."""
+    if not live.spectator_delay or live.is_over:
+        return None
+    return (now or timezone.now()) - timedelta(seconds=live.spectator_delay)
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def public_length(live: LiveMatch, cutoff: datetime | None) -> int:
+    """How many actions of the log were played by ``cutoff`` (all of them for None)."""
+    if cutoff is None:
+        return len(live.log)
+    limit = _ms(cutoff)
+    return sum(1 for entry in live.log if entry[2] <= limit)
+
+
+def public_history(live: LiveMatch, rows: Sequence[LiveSeat], cutoff: datetime
+                   ) -> tuple[State, list[tuple[int, Event]], int, list[dict[str, Any]]]:
+    """A running match as its spectators see it at ``cutoff``: the state after the actions
+    played by then, their events (``engine_state.history``), how many they are, and every
+    seat's clock as it stood at ``cutoff`` (:func:`clocks_json`'s shape), replayed from the
+    log's times with the rules of ``live.services._run_clocks``."""
+    upto = public_length(live, cutoff)
+    state, dealt = engine_state.opening(live)
+    events: list[tuple[int, Event]] = [(-1, e) for e in dealt]
+    remaining = {r.seat: live.initial_ms for r in rows}
+    running = dict.fromkeys(state.to_act(), _ms(live.created))
+    for index, entry in enumerate(live.log[:upto]):
+        seat, at = int(entry[0]), int(entry[2])
+        events.extend((index, e) for e in engine_state.apply_entry(state, entry))
+        after = set(state.to_act()) if state.outcome is None else set()
+        for s in list(running):
+            if s == seat or s not in after:
+                remaining[s] = max(0, remaining.get(s, 0) - (at - running.pop(s)))
+        if state.outcome is None:
+            remaining[seat] = remaining.get(seat, 0) + live.increment_ms
+        for s in after:
+            running.setdefault(s, at)
+    limit = _ms(cutoff)
+    clocks = []
+    for r in rows:
+        late = r.timed_out_at is not None and r.timed_out_at <= cutoff
+        # A clock that started after ``cutoff`` (a match created since) was not running then.
+        runs = r.seat in running and running[r.seat] <= limit and not late
+        left = remaining.get(r.seat, 0) - (limit - running[r.seat] if runs else 0)
+        clocks.append({"seat": r.seat, "remaining_ms": 0 if late else max(0, left), "running": runs,
+                       "timed_out": late})
+    return state, events, upto, clocks
+
+
+def public_clocks(live: LiveMatch, rows: Sequence[LiveSeat], now: datetime | None = None) -> list[dict[str, Any]]:
+    """Every seat's clock as anyone but the players may see it at ``now``
+    (:func:`clocks_json`'s shape): as it stands for a match without delay or over, else as
+    it stood at :func:`public_cutoff` (whose turn it was then, and the time left then).
+    Replays the log only when an action was played since that moment."""
+    now = now or timezone.now()
+    cutoff = public_cutoff(live, now)
+    if cutoff is None:
+        return clocks_json(rows, now)
+    if public_length(live, cutoff) == len(live.log):
+        # Nothing played since: the clocks ran as they run now, ``cutoff`` is just earlier.
+        clocks = clocks_json(rows, cutoff)
+        for clock, row in zip(clocks, rows, strict=True):
+            late = row.timed_out_at is not None and row.timed_out_at <= cutoff
+            clock["timed_out"] = late
+            if row.timed_out_at is not None and not late:
+                # Out of time since: at ``cutoff`` its clock still ran down to that moment.
+                clock.update(running=True, remaining_ms=_ms(row.timed_out_at) - _ms(cutoff))
+            elif row.running_since is not None and row.running_since > cutoff:
+                clock["running"] = False
+                clock["remaining_ms"] = max(0, row.remaining_ms)
+        return clocks
+    return public_history(live, rows, cutoff)[3]
 
 
 def recent_finished(limit: int = 10) -> QuerySet[LiveMatch]:

@@ -43,9 +43,9 @@ from django.utils import timezone
 
 from decks.models import Deck, DeckVersion
 from engine import games as engine_games
-from engine.bots import make_bot
+from engine.bots import clean_platform_spec, make_bot
 from engine.core import CONCEDE, DeckError, IllegalAction, Outcome, Rng, State
-from engine.runner import Observation
+from engine.runner import decide
 from live import conf, engine_state
 from live.models import TITLE_MAX, LiveChallenge, LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from matches import services as match_services
@@ -65,6 +65,10 @@ CHECK_HORIZON_SECONDS = 300.0
 #: their matches (``web.effects.send_task(merge=...)``), due with the last of them.
 CHECK_MERGE_SECONDS = 0.5
 HUMAN = "human"
+#: The reason the log gives a person's concession (``live_act``, ``live_resign``).
+RESIGNED = "resigned"
+#: The reason the log gives the concession of a seat that never showed up.
+NO_SHOW = "no-show"
 
 
 class LiveError(AppError):
@@ -172,7 +176,7 @@ def live_plan(
             errors.setdefault("seats", []).append(f"seat {index} needs either a player or a bot")
         if spec.bot:
             try:
-                make_bot(spec.bot)
+                clean_platform_spec(spec.bot)
             except ValueError as exc:
                 errors.setdefault("seats", []).append(str(exc))
     clean_params = dict(params or {})
@@ -288,10 +292,20 @@ def live_act(*, match_id: int, user, action_json: Any, expected_index: int | Non
     ``expected_index`` is the log length of the view the player acted on: the move is
     refused as stale if the seat has acted since (a double click, a second tab).
     ``seat``, when given, must be the user's own seat. A ``concede`` action (resigning) is
-    accepted at any moment. Locks the live match row; raises :class:`LiveError` (nothing
-    changes) for a match that does not exist or is over, a user not seated, another seat,
-    a seat not to act, a malformed or illegal action.
+    accepted at any moment, as ``{"kind": "concede"}`` and nothing more: the reason of a
+    concession is the server's to write (a person's is ``resigned``, :func:`live_resign`;
+    ``out of time`` and ``no-show`` only the clock and the no-show rule write), so a
+    concession naming any other field is refused as ``malformed_action``. Locks the live
+    match row; raises :class:`LiveError` (nothing changes) for a match that does not exist
+    or is over, a user not seated, another seat, a seat not to act, a malformed or
+    illegal action.
     """
+    if isinstance(action_json, dict) and action_json.get("kind") == CONCEDE:
+        extra = sorted(str(key) for key in action_json if key != "kind")
+        if extra:
+            raise LiveError("malformed_action", "a concession is just {\"kind\": \"concede\"}: the server writes "
+                            f"its reason; remove {', '.join(repr(k) for k in extra)}", status=400)
+        action_json = {"kind": CONCEDE, "reason": RESIGNED}
     if user is None or not getattr(user, "is_authenticated", False):
         raise LiveError("not_seated", "sign in and take a seat to play", status=403)
     with transaction.atomic():
@@ -360,7 +374,7 @@ def live_seats_present(*, rows: Sequence[LiveSeat], user, now: datetime) -> bool
 def live_resign(*, match_id: int, user) -> LiveMatch:
     """The user's seat concedes the match (the engine's concession: it ranks last)."""
     with transaction.atomic():
-        live = live_act(match_id=match_id, user=user, action_json={"kind": CONCEDE, "reason": "resigned"})
+        live = live_act(match_id=match_id, user=user, action_json={"kind": CONCEDE})
         LiveSeat.objects.filter(live=live, user=user).update(resigned=True)
     return live
 
@@ -369,9 +383,11 @@ def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
     """Let seat ``seat``'s bot choose and play, if it still has to act since ``index``.
 
     Called by the ``live.bot_act`` task on a worker. The decision is computed outside the
-    row lock from the seat's :class:`Observation` only, then played through the same
-    checks as a person's move; if the log moved meanwhile it is recomputed. A bot that
-    raises or answers illegally concedes, as in the match runner. Returns what happened.
+    row lock from the seat's observation only, within the live decision limit
+    (:func:`_bot_decision`: a decision stopped at the limit is replaced by a random legal
+    move), then played through the same checks as a person's move; if the log moved
+    meanwhile it is recomputed. A bot that raises or answers illegally concedes, as in the
+    match runner. Returns what happened.
     """
     for _attempt in range(5):
         live = LiveMatch.objects.select_related("match").filter(match_id=match_id).first()
@@ -386,13 +402,7 @@ def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
         with engine_state.state_of(live) as state:
             if seat not in state.to_act():
                 return "not to act"
-            rng = Rng(engine_state.game_seed(live.match)).fork("live-bot", seat, length)
-            try:
-                action = make_bot(row.pilot).act(Observation(state, seat, action_number=length + 1), seat, rng)
-                payload = action.to_json()
-            except Exception as exc:  # a bot must never stall the match
-                logger.exception("bot %s of live match %s failed", row.pilot, match_id)
-                payload = {"kind": CONCEDE, "reason": f"{row.pilot} raised {type(exc).__name__}"}
+            payload = _bot_decision(live, row, state, seat, length)
         try:
             with transaction.atomic():
                 live, rows = _locked(match_id)
@@ -411,6 +421,31 @@ def live_bot_move(*, match_id: int, seat: int, index: int) -> str:
                 return exc.code
             raise
     return "gave up: the log kept moving"
+
+
+def _bot_decision(live: LiveMatch, row: LiveSeat, state: State, seat: int, length: int) -> dict[str, Any]:
+    """The JSON action of bot seat ``seat`` after ``length`` actions, decided through the
+    engine's one door (``engine.runner.decide``) within ``conf.bot_decision_seconds()``.
+
+    A decision stopped at the limit is replaced by a legal move drawn at random from the
+    seat's own stream (the match goes on: a person is playing it); a bot that cannot be
+    built, raises or answers with something that is not an action concedes."""
+    seed = engine_state.game_seed(live.match)
+    try:
+        bot = make_bot(row.pilot)
+    except ValueError as exc:
+        logger.error("bot %s of live match %s cannot play: %s", row.pilot, live.match_id, exc)
+        return {"kind": CONCEDE, "reason": f"{row.pilot} cannot play ({exc})"}
+    decision = decide(bot, state, seat, Rng(seed).fork("live-bot", seat, length),
+                      limit=conf.bot_decision_seconds(), action_number=length + 1)
+    if decision.action is not None:
+        return decision.action.to_json()
+    if decision.overrun:
+        logger.warning("bot %s of live match %s %s at action %s: a random legal move replaces it",
+                       row.pilot, live.match_id, decision.failure, length + 1)
+        return Rng(seed).fork("live-bot-fallback", seat, length).choice(state.legal_actions(seat)).to_json()
+    logger.error("bot %s of live match %s %s at action %s", row.pilot, live.match_id, decision.failure, length + 1)
+    return {"kind": CONCEDE, "reason": f"{row.pilot} {decision.failure}"}
 
 
 def _locked(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
@@ -721,7 +756,7 @@ def _check_seats_of(rows: Sequence[LiveSeat], seats: Any) -> list[int]:
     return list(dict.fromkeys(seats))
 
 
-def live_forfeit(*, match_id: int, seats: list[int], reason: str = "no-show",
+def live_forfeit(*, match_id: int, seats: list[int], reason: str = NO_SHOW,
                  now: datetime | None = None) -> LiveMatch | None:
     """End the active live match ``match_id`` because ``seats`` did not show up.
 
@@ -837,10 +872,14 @@ def live_enforce_clock(*, match_id: int, now: datetime | None = None) -> list[in
     """Apply the clock to live match ``match_id``: every seat whose time ran out by ``now``
     loses. Returns the seats that ran out.
 
-    Locks the match row. In TempoFront and in two-seat Conquest the seat concedes (the
-    concession is in the log, reason ``out of time``). In a Conquest match of three or
-    four the seat is handed to the random bot, which takes its remaining decisions, and
-    it ranks last when the match ends (:func:`final_outcome`).
+    Locks the match row. A seat whose player never opened their board nor moved
+    (``connected_at`` empty) did not show up, whatever their clock says: the match ends
+    as :func:`live_forfeit` ends it, every such seat forfeiting (reason ``no-show``;
+    unrated, and a tournament counts the absence). Otherwise, in TempoFront and in
+    two-seat Conquest the seat concedes (the concession is in the log, reason ``out of
+    time``); in a Conquest match of three or four the seat is handed to the random bot,
+    which takes its remaining decisions, and it ranks last when the match ends
+    (:func:`final_outcome`).
     """
     now = now or timezone.now()
     out: list[int] = []
@@ -849,9 +888,15 @@ def live_enforce_clock(*, match_id: int, now: datetime | None = None) -> list[in
             live, rows = _locked(match_id)
         except LiveError:
             return out
-        for row in rows:
-            if row.running_since is None or row.timed_out_at is not None or remaining_ms(row, now) > 0:
-                continue
+        late = [r for r in rows
+                if r.running_since is not None and r.timed_out_at is None and remaining_ms(r, now) <= 0]
+        absent = [r.seat for r in rows if r.user_id is not None and r.connected_at is None]
+        no_show = [r.seat for r in late if r.seat in absent]
+        if no_show:
+            gone = [*no_show, *(s for s in absent if s not in no_show)]
+            _apply(live, rows, gone[0], {"kind": CONCEDE, "reason": NO_SHOW}, None, forfeited=gone, now=now)
+            return [r.seat for r in late]
+        for row in late:
             out.append(row.seat)
             if engine_games[live.game].plays_on_without(len(rows)):
                 row.remaining_ms = 0
@@ -1165,7 +1210,8 @@ def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVe
 def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version: DeckVersion | None = None,
                           now: datetime | None = None) -> LiveChallenge:
     """Accept (with one of the user's decks of the same game) or decline a challenge made
-    to ``user``; the challenger may cancel it. Locks the challenge row."""
+    to ``user``; the challenger may cancel it. Accepting a challenge ``user`` already
+    accepted returns it with its match (no second match). Locks the challenge row."""
     now = now or timezone.now()
     LiveChallenge.objects.filter(pk=challenge_id, status=LiveChallenge.Status.PENDING, expires__lte=now).update(
         status=LiveChallenge.Status.EXPIRED)
@@ -1175,6 +1221,10 @@ def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version
             raise LiveError("not_found", f"there is no challenge {challenge_id}", status=404)
         if user.pk not in (challenge.challenged_id, challenge.challenger_id):
             raise LiveError("permission_denied", "this challenge is not yours to answer", status=403)
+        if (accept and user.pk == challenge.challenged_id and challenge.status == LiveChallenge.Status.ACCEPTED
+                and challenge.match_id is not None):
+            # Accepting twice (a double click, a retry) answers with the match the first made.
+            return challenge
         if challenge.status != LiveChallenge.Status.PENDING:
             raise LiveError("not_pending", f"the challenge is {challenge.get_status_display().lower()}")
         if user.pk == challenge.challenger_id:
@@ -1222,7 +1272,7 @@ def live_play_bot(*, user, deck_version: DeckVersion, bot: str, seats: int = 2,
     game = deck_version.deck.game
     seats = _check_seats(game, seats)
     try:
-        make_bot(bot)
+        bot = clean_platform_spec(bot)
     except ValueError as exc:
         raise ValidationError({"bot": [str(exc)]}) from None
     starters = list(Deck.objects.filter(game=game, is_starter=True, archived=False).order_by("pk"))

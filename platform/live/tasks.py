@@ -2,7 +2,8 @@
 
 - ``live.bot_act(match_id, seat, index)`` (queue ``live``): a bot seat chooses and plays
   its move on a worker, never in a web process; the ``live`` queue has a worker of its own,
-  so the move never waits behind a bot match;
+  so the move never waits behind a bot match, and the decision has a hard limit
+  (``LIVE_BOT_DECISION_SECONDS``), so a slow bot holds a live thread no longer than that;
 - ``live.check_clock(match_id)`` (queue ``live``): scheduled for a match's next clock
   deadline; applies a time-out even when nobody is connected (a list of ids: the checks of
   a batch due together);

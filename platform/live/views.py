@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from decks.models import Deck
+from engine import games
 from engine.bots import bot_specs
 from live import selectors
 from live.models import LiveMatch
@@ -24,8 +25,11 @@ def index(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         decks = list(Deck.objects.filter(owner=request.user, archived=False).order_by("game", "name"))
         context["decks"] = decks
-        # For answering a challenge with a deck of its game (static/live/lobby.js).
-        context["deck_choices"] = [{"id": d.pk, "name": d.name, "game": d.game} for d in decks]
+        # For answering a challenge with a deck of its game, and the seat counts each deck's
+        # game offers in the queue and against bots (static/live/lobby.js).
+        context["deck_choices"] = [{"id": d.pk, "name": d.name, "game": d.game,
+                                    "seats": list(games[d.game].queue_seats) if d.game in games else [2]}
+                                   for d in decks]
         context["active"] = selectors.active_match_of(user=request.user)
     return render(request, "live/index.html", context)
 
@@ -40,4 +44,6 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404(f"There is no live match {match_id}.") from None
     rows = selectors.live_seats(live=live)
     seat = selectors.seat_of(rows=rows, user=request.user)
-    return render(request, "live/match.html", {"live": live, "rows": rows, "seat": seat})
+    # The game's own spelling ("TempoFront"), not its name title-cased.
+    game_title = games[live.game].title if live.game in games else live.game.title()
+    return render(request, "live/match.html", {"live": live, "rows": rows, "seat": seat, "game_title": game_title})

@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from config.api import ErrorSerializer, error_body
 from decks.models import Deck
+from decks.permissions import request_deck_visibility
 from matches.models import Match, MatchGame
 from matches.permissions import can_challenge, can_challenge_with, can_view_match
 from matches.selectors import (
@@ -45,9 +46,16 @@ from matches.selectors import (
 from matches.serializers import ChallengeSerializer, MatchDetailSerializer, MatchSerializer
 from matches.services import match_challenge, match_game_verify
 from web.games import game_names
+from web.idempotency import IDEMPOTENCY_KEY, api_create_once
+from web.inputs import MAX_ID, MAX_ID_DIGITS, parse_id, parse_whole_number
+
+#: The highest game number ``?game=`` names, and the furthest position ``?from=`` starts at.
+MAX_GAMES = 99
+MAX_FROM = 10**9 - 1
 
 FILTERS = [
-    OpenApiParameter("deck", OpenApiTypes.INT, description="Only matches in which this deck played"),
+    OpenApiParameter("deck", {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                     description="Only matches in which this deck played"),
     OpenApiParameter("player", OpenApiTypes.STR, description="Only matches of this username's decks"),
     OpenApiParameter("game", OpenApiTypes.STR, enum=game_names()),
     OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values),
@@ -60,10 +68,11 @@ def list_filters(params) -> dict:
     out: dict = {}
     deck = params.get("deck", "").strip()
     if deck:
-        if deck.isdigit():
-            out["deck"] = int(deck)
+        deck_id = parse_id(deck)
+        if deck_id is not None:
+            out["deck"] = deck_id
         else:
-            errors["deck"] = [f"deck must be a deck id (a number), not '{deck}'"]
+            errors["deck"] = [f"deck must be a deck id (at most {MAX_ID_DIGITS} digits), not '{deck[:40]}'"]
     if params.get("player", "").strip():
         out["player"] = params["player"].strip()
     for name, choices in (("game", game_names()), ("status", Match.Status.values)):
@@ -76,6 +85,26 @@ def list_filters(params) -> dict:
     if errors:
         raise ValidationError(errors)
     return out
+
+
+def visible_match_list(filters: dict, visibility):
+    """``match_list`` for a viewer: filtering by a deck they may not see finds nothing (the
+    matches it played would tell its id)."""
+    if filters.get("deck") is not None and not visibility.can_view(filters["deck"]):
+        return Match.objects.none()
+    return match_list(**filters)
+
+
+def sealed_message(match: Match, visibility) -> str:
+    """Why the viewer may not open the match's replays, or "" if they may: a deck of the
+    match is entered in an event that has not published its decklists, and a replay shows
+    every card of every deck."""
+    until = [visibility.hidden_until(seat.deck_version) for seat in match.seats.all()]
+    until = [u for u in until if u is not None]
+    if not until:
+        return ""
+    return (f"The replays of match {match.pk} are hidden until {max(until):%Y-%m-%d %H:%M} UTC: a deck in it is "
+            f"entered in an event that has not published its decklists yet.")
 
 
 def get_visible_match(request: Request, match_id: int) -> Match:
@@ -95,17 +124,19 @@ class MatchListCreate(generics.GenericAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self):
-        return match_list(**list_filters(self.request.query_params))
+        return visible_match_list(list_filters(self.request.query_params), request_deck_visibility(self.request))
 
     @extend_schema(parameters=FILTERS, responses={200: MatchSerializer(many=True), 400: ErrorSerializer})
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response(MatchSerializer(page, many=True).data)
+        context = {"visibility": request_deck_visibility(request)}
+        return self.get_paginated_response(MatchSerializer(page, many=True, context=context).data)
 
     @extend_schema(
         request=ChallengeSerializer,
         responses={201: MatchDetailSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 409: ErrorSerializer,
                    413: ErrorSerializer},
+        parameters=[IDEMPOTENCY_KEY],
     )
     def post(self, request: Request) -> Response:
         if not can_challenge(request.user):
@@ -113,7 +144,9 @@ class MatchListCreate(generics.GenericAPIView):
         body = ChallengeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         ids = body.validated_data["decks"]
-        decks = {deck.pk: deck for deck in Deck.objects.select_related("owner").filter(pk__in=ids)}
+        hidden = request_deck_visibility(request).hidden_ids()  # answered as decks that do not exist
+        decks = {deck.pk: deck for deck in Deck.objects.select_related("owner").filter(pk__in=ids).exclude(
+            pk__in=hidden)}
         unknown = [str(i) for i in ids if i not in decks]
         if unknown:
             raise ValidationError({"decks": [f"no deck with id {', '.join(unknown)}"]})
@@ -128,11 +161,16 @@ class MatchListCreate(generics.GenericAPIView):
             if version is None:
                 raise ValidationError({"decks": [f"deck '{deck.name}' has no version to play"]})
             versions.append(version)
-        match = match_challenge(
-            created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
-            params=body.validated_data.get("params"),
-        )
-        return Response(MatchDetailSerializer(match_get(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
+
+        def challenge():
+            match = match_challenge(
+                created_by=request.user, deck_versions=versions, best_of=body.validated_data["best_of"],
+                params=body.validated_data.get("params"),
+            )
+            return status.HTTP_201_CREATED, MatchDetailSerializer(
+                match_get(match_id=match.pk), context={"visibility": request_deck_visibility(request)}).data
+
+        return api_create_once(request, scope="matches.challenge", create=challenge)
 
 
 class MatchDetail(APIView):
@@ -140,7 +178,8 @@ class MatchDetail(APIView):
 
     @extend_schema(responses={200: MatchDetailSerializer, 404: ErrorSerializer})
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(MatchDetailSerializer(get_visible_match(request, match_id)).data)
+        return Response(MatchDetailSerializer(get_visible_match(request, match_id),
+                                              context={"visibility": request_deck_visibility(request)}).data)
 
 
 def _whole_number(params, name: str, default: int, *, minimum: int, maximum: int | None = None) -> int:
@@ -149,20 +188,21 @@ def _whole_number(params, name: str, default: int, *, minimum: int, maximum: int
     if not raw:
         return default
     bounds = f"between {minimum} and {maximum}" if maximum is not None else f"{minimum} or more"
-    if not raw.isdigit() or len(raw) > 9:
+    value = parse_whole_number(raw, max_digits=9)
+    if value is None:
         raise ValidationError({name: [f"{name} must be a whole number {bounds}, not '{raw[:40]}'"]})
-    value = int(raw)
     if value < minimum or (maximum is not None and value > maximum):
         raise ValidationError({name: [f"{name} must be {bounds}, not {value}"]})
     return value
 
 
 REPLAY_PARAMETERS = [
-    OpenApiParameter("game", OpenApiTypes.INT, description="Game number, 1 for the first (default)"),
-    OpenApiParameter("from", OpenApiTypes.INT, description=(
+    OpenApiParameter("game", {"type": "integer", "minimum": 1, "maximum": MAX_GAMES},
+                     description="Game number, 1 for the first (default)"),
+    OpenApiParameter("from", {"type": "integer", "minimum": 0, "maximum": MAX_FROM}, description=(
         "First position of the page: 0 is the opening, K the state after action K (default 0; past the end "
         "gives the last position)")),
-    OpenApiParameter("count", OpenApiTypes.INT, description=(
+    OpenApiParameter("count", {"type": "integer", "minimum": 1, "maximum": REPLAY_PAGE_MAX}, description=(
         f"Frames in the page, 1 to {REPLAY_PAGE_MAX} (default {REPLAY_PAGE_DEFAULT}); a page is also cut short at "
         f"{REPLAY_PAGE_MAX_BYTES} bytes of frames: follow next_from")),
     OpenApiParameter("download", OpenApiTypes.INT, enum=[0, 1], description=(
@@ -182,9 +222,12 @@ class MatchReplay(APIView):
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = get_visible_match(request, match_id)
+        sealed = sealed_message(match, request_deck_visibility(request))
+        if sealed:
+            return Response(error_body(code="deck_hidden", message=sealed), status=status.HTTP_403_FORBIDDEN)
         params = request.query_params
-        number = _whole_number(params, "game", 1, minimum=1, maximum=99)
-        start = _whole_number(params, "from", 0, minimum=0)
+        number = _whole_number(params, "game", 1, minimum=1, maximum=MAX_GAMES)
+        start = _whole_number(params, "from", 0, minimum=0, maximum=MAX_FROM)
         count = _whole_number(params, "count", REPLAY_PAGE_DEFAULT, minimum=1, maximum=REPLAY_PAGE_MAX)
         download = _whole_number(params, "download", 0, minimum=0, maximum=1) == 1
         try:
@@ -209,5 +252,6 @@ class MatchReplay(APIView):
             response = Response(match_replay_file(match=match, game=game))
             response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-game-{game.number}.json"'
             return response
-        page = match_replay_page(match=match, game=game, all_seats=match.seed_revealed, start=start, count=count)
+        page = match_replay_page(match=match, game=game, all_seats=match.seed_revealed, start=start, count=count,
+                                 visibility=request_deck_visibility(request))
         return HttpResponse(page, content_type="application/json")

@@ -13,9 +13,10 @@ with that lease:
   one was lost (a broker that was down at commit, a message dropped in transit).
 - ``MATCHES_MAX_ATTEMPTS`` (default 3): how many times a match may be started before the
   sweeper gives up on it as failed.
-- ``MATCHES_DECISION_SECONDS`` (default 30; 0 turns it off): a bot whose one decision
-  takes longer forfeits its game. The lease does not depend on it: a renewer thread keeps
-  the lease of a healthy worker alive during a long setup or decision.
+- ``MATCHES_DECISION_SECONDS`` (default 30; 0 turns it off): the hard limit of one bot
+  decision (``engine.runner.decide``): the decision is stopped there and the bot forfeits
+  its game. The lease does not depend on it: a renewer thread keeps the lease of a healthy
+  worker alive during a long setup or decision.
 - ``MATCHES_MAX_OPEN_CHALLENGES`` (default 20): challenges one player may have queued or
   running at once; one more is refused (409, ``too_many_open_challenges``).
 - ``MATCHES_STREAM_SECONDS`` (default 0.5; 0 turns it off): a running match's public board

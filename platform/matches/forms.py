@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from decks.models import Deck
+from decks.permissions import deck_visibility
 from decks.selectors import deck_list
 
 
@@ -32,7 +33,9 @@ class ChallengeForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         own = deck_list(owner=user)
-        everyone = deck_list().order_by("-is_starter", "game", "name")
+        # A deck entered in an event that has not published its decklists is no opponent.
+        everyone = deck_list().exclude(pk__in=deck_visibility(user).hidden_ids()).order_by("-is_starter", "game",
+                                                                                          "name")
         self.fields["deck"].queryset = own
         for name in ("opponent", "opponent_2", "opponent_3"):
             self.fields[name].queryset = everyone

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Prefetch, Q, QuerySet
 
+from decks.permissions import deck_visibility
 from matches.models import Match, MatchGame, MatchSeat
 from matches.replays import frames_page
 
@@ -63,19 +64,32 @@ def match_game_get(*, match: Match, number: int) -> MatchGame:
     return MatchGame.objects.get(match=match, number=number)
 
 
-def match_seat_labels(match: Match) -> list[dict[str, Any]]:
-    """Entry number, deck name and version, owner and pilot of each entry."""
+def match_seat_labels(match: Match, *, visibility=None) -> list[dict[str, Any]]:
+    """Entry number, deck id, name and version, owner and pilot of each entry.
+
+    A deck the viewer may not see (``visibility``, a ``decks.permissions.DeckVisibility``;
+    None: an anonymous visitor) has a null ``deck_id`` and ``version`` and its hidden label
+    as ``deck``; ``hidden_until`` says until when (None for a visible deck)."""
+    if visibility is None:
+        visibility = deck_visibility(None)
     return [
         {
             "seat": s.seat,
-            "deck_id": s.deck_version.deck_id,
-            "deck": s.deck_version.deck.name,
-            "version": s.deck_version.number,
+            **visibility.deck_json(s.deck_version),
             "owner": s.deck_version.deck.owner.get_username(),
             "pilot": s.pilot,
         }
         for s in match.seats.all()
     ]
+
+
+def match_sealed(match: Match, *, visibility=None) -> bool:
+    """Whether a deck of ``match`` is hidden from the viewer (``visibility``; None: an
+    anonymous visitor): then its replays, actions and seed stay closed to them, as they
+    would reveal the deck's list."""
+    if visibility is None:
+        visibility = deck_visibility(None)
+    return any(not visibility.can_view(s.deck_version) for s in match.seats.all())
 
 
 #: Frames a replay page holds by default, at most, and the positions one cache entry holds.
@@ -90,6 +104,7 @@ REPLAY_PAGE_MAX_BYTES = 1_000_000
 
 def match_replay_page(
     *, match: Match, game: MatchGame, all_seats: bool = True, start: int = 0, count: int = REPLAY_PAGE_DEFAULT,
+    visibility=None,
 ) -> bytes:
     """One page of the replay of one game, for the viewer and the API, as a JSON document.
 
@@ -109,6 +124,10 @@ def match_replay_page(
     public actions. Call ``services.match_game_verify`` first: frames of a log that does
     not replay raise.
 
+    The replay holds every deck's list: the API and the viewer refuse the replays of a
+    match with a deck hidden from the viewer before calling this (``visibility`` names
+    the seats' decks as that viewer may see them).
+
     Frames are kept as JSON text from the cache to the response (a four-player frame with
     every seat's view is tens of kB: parsing and re-encoding a page would cost more than
     building it), so the document is assembled here rather than by a renderer.
@@ -118,7 +137,7 @@ def match_replay_page(
     tiebreak = list(replay.meta.get("match_the_twos") or [])
     for key in ("meta", "digests", "actions", "seed"):
         data.pop(key, None)
-    labels = match_seat_labels(match)
+    labels = match_seat_labels(match, visibility=visibility)
     total = len(replay.actions) + 1
     start = max(0, min(int(start), total - 1))
     count = max(1, min(int(count), REPLAY_PAGE_MAX))

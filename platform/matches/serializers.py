@@ -5,7 +5,10 @@ One shape everywhere: the socket's ``match.update`` event carries exactly what
 
 Nothing secret leaves through them: while a match is queued or running, ``seed`` and
 ``seed_salt`` are null (only ``seed_commitment`` shows), and a bot error's message is
-cut before any action it names (an illegal action may name a card in hand).
+cut before any action it names (an illegal action may name a card in hand). A deck the
+viewer may not see (``decks.permissions.DeckVisibility``, from the context's
+``visibility``; without one, an anonymous visitor's) is named only by its hidden label,
+and while one is, the match's seed, salt and bot errors' actions stay closed too.
 """
 
 from __future__ import annotations
@@ -16,19 +19,53 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from decks.permissions import deck_visibility
 from matches.models import Match, MatchGame, MatchSeat
+from matches.selectors import match_sealed
 from web.games import seat_counts_text
 
 
+def visibility_of(context: dict[str, Any]):
+    """The viewer's deck privacy from a serializer's context (``visibility``), or an
+    anonymous visitor's, built once per serialization (broadcasts to a group use that)."""
+    if context.get("visibility") is None:
+        context["visibility"] = deck_visibility(None)
+    return context["visibility"]
+
+
 class MatchSeatSerializer(serializers.ModelSerializer):
-    deck_id = serializers.IntegerField(source="deck_version.deck_id", read_only=True)
-    deck = serializers.CharField(source="deck_version.deck.name", read_only=True)
-    version = serializers.IntegerField(source="deck_version.number", read_only=True)
+    """One entry of a match. A deck entered in an event that has not published its
+    decklists is hidden from all but its owner, the organiser and staff: ``deck_id`` and
+    ``version`` are null and ``deck`` says until when (docs/security.md)."""
+
+    deck_id = serializers.SerializerMethodField(help_text="null while the deck is hidden")
+    deck = serializers.SerializerMethodField(help_text="The deck's name, or 'Deck hidden until <time> UTC'")
+    version = serializers.SerializerMethodField(help_text="null while the deck is hidden")
+    hidden_until = serializers.SerializerMethodField(help_text="When a hidden deck is published; null if shown")
     owner = serializers.CharField(source="deck_version.deck.owner.username", read_only=True)
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "deck_id", "deck", "version", "owner", "pilot"]
+        fields = ["seat", "deck_id", "deck", "version", "hidden_until", "owner", "pilot"]
+
+    def _deck(self, seat: MatchSeat) -> dict[str, Any]:
+        return visibility_of(self.context).deck_json(seat.deck_version)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_deck_id(self, seat: MatchSeat) -> int | None:
+        return self._deck(seat)["deck_id"]
+
+    def get_deck(self, seat: MatchSeat) -> str:
+        return self._deck(seat)["deck"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_version(self, seat: MatchSeat) -> int | None:
+        return self._deck(seat)["version"]
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_hidden_until(self, seat: MatchSeat) -> str | None:
+        until = self._deck(seat)["hidden_until"]
+        return until.isoformat() if until else None
 
 
 class MatchGameSerializer(serializers.ModelSerializer):
@@ -71,7 +108,7 @@ class MatchGameSerializer(serializers.ModelSerializer):
 
     def to_representation(self, game: MatchGame) -> dict[str, Any]:
         data = super().to_representation(game)
-        if not game.match.is_finished:
+        if not game.match.is_finished or match_sealed(game.match, visibility=visibility_of(self.context)):
             data["bot_errors"] = [public_bot_error(error) for error in data["bot_errors"]]
         return data
 
@@ -90,7 +127,9 @@ def public_bot_error(error: dict[str, Any]) -> dict[str, Any]:
 class MatchSerializer(serializers.ModelSerializer):
     """A match in lists: who plays, how it stands."""
 
-    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, default=None, allow_null=True,
+                                       help_text="Who challenged; null for matches the platform made (tournaments, "
+                                                 "ladder) and when the account is gone")
     seats = MatchSeatSerializer(many=True, read_only=True)
     winner = serializers.IntegerField(source="winner_seat", read_only=True, allow_null=True,
                                       help_text="The entry (seat number) that won; null until done, or a draw")
@@ -121,21 +160,37 @@ class MatchDetailSerializer(MatchSerializer):
     seed_commitment = serializers.CharField(read_only=True, help_text=(
         "hex(sha256(bytes.fromhex(seed_salt) + str(seed).encode('ascii'))), public from creation; see "
         "docs/matches.md, 'Provable fairness'"))
+    replays_hidden_until = serializers.SerializerMethodField(help_text=(
+        "While a deck of the match is hidden from the viewer (entered in an event that has not published its "
+        "decklists), when its replays open to them: until then its replays (and the games' replay_url) answer "
+        "403. null: the viewer may open them"))
 
     class Meta(MatchSerializer.Meta):
         fields = MatchSerializer.Meta.fields + ["seed_commitment", "seed", "seed_salt", "params", "attempts",
-                                                "result", "error", "games", "waiting_for_tiebreak"]
+                                                "result", "error", "games", "waiting_for_tiebreak",
+                                                "replays_hidden_until"]
+
+    def _revealed(self, match: Match) -> bool:
+        """The match is over and none of its decks is hidden from the viewer (with the
+        seed, a hidden deck's shuffles would tell its cards)."""
+        return match.seed_revealed and not match_sealed(match, visibility=visibility_of(self.context))
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_seed(self, match: Match) -> int | None:
-        return match.seed if match.seed_revealed else None
+        return match.seed if self._revealed(match) else None
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_seed_salt(self, match: Match) -> str | None:
-        return match.seed_salt if match.seed_revealed else None
+        return match.seed_salt if self._revealed(match) else None
 
     def get_waiting_for_tiebreak(self, match: Match) -> bool:
         return match.status == Match.Status.RUNNING and match.lease_owner.startswith("tiebreak:")
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_replays_hidden_until(self, match: Match) -> str | None:
+        visibility = visibility_of(self.context)
+        until = [u for u in (visibility.hidden_until(seat.deck_version) for seat in match.seats.all()) if u]
+        return max(until).isoformat() if until else None
 
 
 def param_ranges() -> dict[str, str]:

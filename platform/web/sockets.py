@@ -16,8 +16,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, JsonWebsocket
 
 from config.api import JSONTooDeep, json_loads_bounded
 
-#: Longest text frame decoded, in characters: the sockets take small commands at most.
-MAX_FRAME_CHARS = 64 * 1024
+#: Longest text frame decoded, in characters: the sockets take small commands at most (a
+#: live move is well under 1 KiB). The one bound of every socket, the live ones included.
+MAX_FRAME_CHARS = 16 * 1024
 
 
 def error_frame(code: str, message: str) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from web.idempotency import idempotency_keys_prune
 from web.services import heartbeat_record
 
 
@@ -14,3 +15,11 @@ def heartbeat(self) -> int:
     Safe to run twice: each run records one more beat. Returns the beat count.
     """
     return heartbeat_record(worker=self.request.hostname or "unknown").beats
+
+
+@shared_task(name="web.prune_idempotency_keys")
+def prune_idempotency_keys() -> int:
+    """Delete the idempotency keys older than ``IDEMPOTENCY_KEY_HOURS`` (scheduled hourly by
+    beat, on the ``periodic`` queue). Safe to run twice: a second run finds nothing more to
+    delete. Returns how many keys were deleted."""
+    return idempotency_keys_prune()

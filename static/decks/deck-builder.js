@@ -76,17 +76,19 @@ if (form) {
     }
   }
 
-  function renderList(lines, game) {
+  function renderList(lines, game, hasCommander) {
     const rule = game ? rules[game] : null;
     const known = game ? names[game] : new Map();
     list.replaceChildren();
     let total = 0;
+    let unknown = 0;
     const warnings = [];
     for (const line of lines) {
       if (line.kind === "blank" || line.kind === "commander") continue;
       const row = document.createElement("li");
       row.className = "builder-row";
       if (line.kind === "other") {
+        unknown += 1;
         row.classList.add("is-problem");
         row.textContent = `Not a card line: “${line.raw.trim()}” — write it as “2 Card Name”.`;
         list.append(row);
@@ -102,6 +104,7 @@ if (form) {
       name.textContent = item ? item.dataset.name : line.name;
       row.append(count, name);
       if (!item) {
+        unknown += 1;
         row.classList.add("is-problem");
         name.append(game ? ` — not in the ${rules[game].title} card pool` : " — choose a game first");
       } else {
@@ -116,9 +119,13 @@ if (form) {
       }
       const minus = button("−", `One less ${name.textContent}`, () => changeCount(line.name, -1));
       const plus = button("+", `One more ${name.textContent}`, () => changeCount(line.name, +1));
+      plus.dataset.plus = "";
+      plus.dataset.name = line.name.toLowerCase();
       row.append(minus, plus);
       list.append(row);
     }
+    if (unknown) warnings.push(`${unknown} line${unknown === 1 ? "" : "s"} to fix`);
+    if (rule && total >= rule.deck_size && !hasCommander) warnings.push(`no ${rule.label} yet`);
     countEl.textContent = String(total);
     targetEl.textContent = rule && rule.deck_size ? ` of ${rule.deck_size}` : "";
     if (rule && rule.deck_size && total !== rule.deck_size && total > 0) {
@@ -126,7 +133,17 @@ if (form) {
     }
     warningsEl.textContent = warnings.length ? ` · ${warnings.join(" · ")}` : "";
     summary.classList.toggle("is-complete", Boolean(rule && total === rule.deck_size && !warnings.length));
+    summary.classList.toggle("is-problem", warnings.length > 0 && total > 0);
     return total;
+  }
+
+  // "+" is offered only while the card can go in: below the game's copy limit and with
+  // room left in the deck (the server checks both again).
+  function addBlocked(rule, copies, total) {
+    if (!rule) return "";
+    if (rule.deck_size && total >= rule.deck_size) return `the deck has its ${rule.deck_size} cards`;
+    if (rule.max_copies && copies >= rule.max_copies) return `at most ${rule.max_copies} copies`;
+    return "";
   }
 
   function button(text, label, onClick) {
@@ -139,10 +156,16 @@ if (form) {
     return el;
   }
 
-  function renderPool(lines, game) {
+  function renderPool(lines, game, total) {
     const counts = new Map();
     for (const line of lines) {
       if (line.kind === "card") counts.set(line.name.toLowerCase(), (counts.get(line.name.toLowerCase()) || 0) + line.count);
+    }
+    const rule = game ? rules[game] : null;
+    for (const plus of list.querySelectorAll("[data-plus]")) {
+      const why = addBlocked(rule, counts.get(plus.dataset.name) || 0, total);
+      plus.disabled = Boolean(why);
+      plus.title = why;
     }
     const words = (search.value || "").toLowerCase().split(/\s+/).filter(Boolean);
     const type = typeSelect.value;
@@ -158,6 +181,11 @@ if (form) {
         if (badge) {
           const n = counts.get(item.dataset.name.toLowerCase()) || 0;
           badge.textContent = n ? `${n} in deck` : "";
+          const add = item.querySelector("[data-add-card]");
+          const why = addBlocked(rule, n, total);
+          add.disabled = Boolean(why);
+          add.title = why;
+          if (n && rule && rule.max_copies && n >= rule.max_copies) badge.textContent += " (the most)";
         }
       }
     }
@@ -199,8 +227,9 @@ if (form) {
     const game = currentGame();
     const lines = parse(textarea.value);
     syncCommander(lines, game);
-    renderList(lines, game);
-    renderPool(lines, game);
+    const hasCommander = Boolean(commanderSelect.value) || lines.some((line) => line.kind === "commander");
+    const total = renderList(lines, game, hasCommander);
+    renderPool(lines, game, total);
   }
 
   // The builder only works with scripts: show its parts now.
@@ -231,6 +260,18 @@ if (form) {
       refresh();
     });
   }
+
+  // One submit per page: a second click while the first is sent does nothing (and the
+  // form's idempotency key makes a second request return the first deck anyway).
+  form.addEventListener("submit", (event) => {
+    if (form.dataset.sending) { event.preventDefault(); return; }
+    form.dataset.sending = "1";
+    for (const submit of form.querySelectorAll('[type="submit"]')) submit.setAttribute("aria-disabled", "true");
+  });
+  window.addEventListener("pageshow", () => {
+    delete form.dataset.sending;
+    for (const submit of form.querySelectorAll('[type="submit"]')) submit.removeAttribute("aria-disabled");
+  });
 
   refreshTypes(currentGame());
   refresh();

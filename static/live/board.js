@@ -5,7 +5,7 @@
 // of choices stays as a keyboard and screen-reader fallback. Everything offered is one of
 // the server's `legal` actions, sent exactly as listed. Conquest placement is planned on the
 // board (click or drag a card onto a Location), spelled out, then confirmed.
-import { renderBoard } from "../matches/boards.js";
+import { ordinal, renderBoard } from "../matches/boards.js";
 import { attachTips, cardFace, cardInfo, el, loadCards, withCardNames } from "./cards.js";
 import { describe, partsOf, placeWords } from "./choices.js";
 
@@ -87,7 +87,7 @@ function drawClocks() {
     const player = current.players[clock.seat];
     return el("div", { class: `live-clock${clock.running ? " running" : ""}${clock.seat === mySeat ? " mine" : ""}`,
       "data-clock-seat": clock.seat },
-    el("span", {}, clock.seat === mySeat ? `You (seat ${clock.seat})` : `Seat ${clock.seat} · ${player?.name ?? ""}`,
+    el("span", {}, clock.seat === mySeat ? "You" : player?.name ?? `Seat ${clock.seat}`,
       // A player who has not opened the board yet (a no-show may forfeit).
       player && !player.present && current.status === "active"
         ? el("em", { class: "live-absent", "data-absent": clock.seat }, " not here yet") : ""),
@@ -517,8 +517,6 @@ function drawChoices({ keepHand = false } = {}) {
 
 // ------------------------------------------------------------------ result
 
-const ORDINALS = ["", "1st", "2nd", "3rd", "4th", "5th", "6th"];
-
 function reasonWords(outcome, seat) {
   const detail = outcome.detail ?? {};
   if ((outcome.forfeited ?? []).length) return "by forfeit";
@@ -544,7 +542,7 @@ function resultHeadline(payload) {
     const shared = places.filter((p) => p === place).length > 1;
     if (n > 2) {
       return { tone: place === 1 && !shared ? "won" : "placed",
-        text: `You finished ${shared ? "joint " : ""}${ORDINALS[place] ?? place} of ${n}`,
+        text: `You finished ${shared ? "joint " : ""}${ordinal(place)} of ${n}`,
         why: `${reasonWords(outcome, mySeat)}` };
     }
     // Both seats forfeited: they share the last place, and both lost.
@@ -630,9 +628,27 @@ async function rematch(button, info) {
   }
 }
 
+// What the scores of a finished game are called, when a game's score is one number.
+const SCORE_LABELS = { conquest: "Conquest Pool" };
+
+/** The final totals in words: "Conquest Pool: You 104, bob 70", or for scores with several
+ * parts, the one that decided first: "Integrity: You 12, bob 0 · Dominion: You 1, bob 3". */
+function totalsText(payload) {
+  const scores = payload.outcome?.scores ?? [];
+  if (!scores.length || scores.some((s) => s === null || s === undefined)) return "";
+  const line = (label, values) => `${label}: ${values.map((v, seat) => `${seatName(seat)} ${Math.max(0, v)}`).join(", ")}`;
+  if (scores.every((s) => typeof s === "number")) return line(SCORE_LABELS[payload.game] ?? "Score", scores);
+  if (!scores.every((s) => typeof s === "object")) return "";
+  const reason = String(payload.outcome.reason ?? "").toLowerCase();
+  const keys = Object.keys(scores[0]).sort((a, b) => (b === reason) - (a === reason));
+  return keys.filter((key) => scores.every((s) => typeof s[key] === "number"))
+    .map((key) => line(key.charAt(0).toUpperCase() + key.slice(1), scores.map((s) => s[key]))).join(" · ");
+}
+
 function drawResult(payload) {
   const panel = $("[data-result]");
   if (payload.status !== "done" || !payload.outcome) { panel.hidden = true; return; }
+  const totals = totalsText(payload);
   const head = resultHeadline(payload);
   const places = payload.outcome.places ?? [];
   const rating = payload.result?.rating;
@@ -650,12 +666,15 @@ function drawResult(payload) {
   links.push(el("a", { class: "button button-ghost", href: "/live/" }, "Back to the lobby"),
     el("a", { class: "button button-ghost", href: `/matches/${payload.match}/replay/?game=1` }, "Watch the replay"));
   const standings = places.length > 2 || mySeat === null
-    ? el("ol", { class: "result-places" }, places.map((place, seat) => ({ place, seat }))
-      .sort((a, b) => a.place - b.place)
-      .map(({ place, seat }) => el("li", {}, `${ORDINALS[place] ?? place}: ${seatName(seat)}`)))
+    // "1st: bob", "2nd: you": the place is the item's own word, the list draws no numbers.
+    ? el("ol", { class: "result-places", "data-places": true }, places.map((place, seat) => ({ place, seat }))
+      .sort((a, b) => a.place - b.place || a.seat - b.seat)
+      .map(({ place, seat }) => el("li", { "data-place-seat": seat },
+        `${ordinal(place)}: ${seat === mySeat ? "you" : seatName(seat)}`)))
     : null;
   panel.replaceChildren(...[
     el("h2", { class: `result-head result-${head.tone}`, "data-final": true }, head.text, head.why ? ` ${head.why}` : ""),
+    totals ? el("p", { class: "result-totals", "data-totals": true }, totals) : null,
     ending ? el("p", { class: "result-rating", "data-ending": true }, ending) : null,
     nextUrl ? nextGamePanel(nextUrl) : null,
     rating ? el("p", { class: "result-rating", "data-rating-change": true }, "Rating ",
@@ -668,16 +687,29 @@ function drawResult(payload) {
 
 // ------------------------------------------------------------------ drawing
 
+/** A game that clears its board at the end (Conquest) sends what stood there as it was
+ * scored (`final_board`): the finished board shows it rather than an empty zone. */
+function finalView(payload) {
+  const board = payload.status === "done" ? payload.final_board : null;
+  const empty = (payload.view.locations ?? []).every((loc) => (loc.units ?? []).every((u) => !u));
+  if (!board || !empty) return { view: payload.view, note: null };
+  return { view: { ...payload.view, locations: board },
+    note: `The board of Battle ${payload.view.battle} as it was scored, before it was cleared.` };
+}
+
 function drawBoardOnly() {
   const payload = current;
-  const views = { public: payload.view };
-  if (payload.seat !== null) views[String(payload.seat)] = payload.view;
+  const { view, note } = finalView(payload);
+  const views = { public: view };
+  if (payload.seat !== null) views[String(payload.seat)] = view;
   renderBoard($("[data-board]"), {
     game: payload.game,
     views,
     perspective: payload.seat === null ? "public" : String(payload.seat),
-    seats: Object.fromEntries(payload.players.map((p) => [p.seat,
-      { deck: `${p.seat === mySeat ? "You" : p.name} (${p.deck})`, pilot: p.pilot }])),
+    seats: Object.fromEntries(payload.players.map((p) => [p.seat, { deck: p.deck, pilot: p.pilot }])),
+    // The reader is "you", the others are named.
+    names: Object.fromEntries(payload.players.map((p) => [p.seat, p.seat === mySeat ? "you" : p.name])),
+    boardNote: note,
     frame: null,
     final: payload.status === "done",
     outcome: null, // the result panel says it in words
@@ -722,7 +754,14 @@ function draw(payload) {
   } else {
     drawChoices();
   }
+  const ended = payload.status === "done" && root.dataset.shown !== "done";
   drawResult(payload);
+  if (ended) {
+    // The end is brought into view, below the header and the bar of clocks, wherever the
+    // player had scrolled.
+    root.dataset.shown = "done";
+    requestAnimationFrame(() => $("[data-result]").scrollIntoView({ block: "start" }));
+  }
   if (payload.status === "done") {
     root.querySelector("[data-resign]")?.setAttribute("hidden", "");
     $("[data-hand-panel]")?.setAttribute("hidden", "");
@@ -792,6 +831,21 @@ function connect() {
     retry = Math.min(retry * 2, 8000);
   });
 }
+
+// The bar of clocks sticks under the site header: both heights are kept as CSS variables
+// (the header wraps on a phone; the bar grows with the prompt).
+function measureBars() {
+  const header = document.querySelector(".site-header");
+  const top = header && getComputedStyle(header).position === "sticky" ? header.offsetHeight : 0;
+  document.documentElement.style.setProperty("--live-header", `${top}px`);
+  document.documentElement.style.setProperty("--live-bar", `${$("[data-live-bar]")?.offsetHeight ?? 0}px`);
+}
+window.addEventListener("resize", measureBars);
+if (window.ResizeObserver) {
+  const sizes = new ResizeObserver(measureBars);
+  [document.querySelector(".site-header"), $("[data-live-bar]")].filter(Boolean).forEach((node) => sizes.observe(node));
+}
+measureBars();
 
 root.querySelector("[data-resign]")?.addEventListener("click", () => {
   if (confirm("Resign this match?")) send({ type: "resign" });

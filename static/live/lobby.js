@@ -1,23 +1,87 @@
 // The /live/ lobby: queue (polls where I stand until matched), play a bot, challenge a
 // player, and the challenges made to me (accept with a deck of their game, or decline) and
 // by me (cancel), kept current every 3 s without losing a deck being chosen.
+//
+// Every create (queue, play a bot, challenge) is sent with an Idempotency-Key made when
+// the form is filled in: pressing twice, or a retry after a lost answer, sends the same
+// key and the server answers with what the first press created (docs/api.md).
 const root = document.querySelector("[data-live-lobby]");
 const REFRESH_MS = 3000;
+const DECKS = JSON.parse(document.getElementById("live-decks")?.textContent ?? "[]");
 
 function csrf() {
   return document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.split("=")[1] ?? "";
 }
 
-async function call(url, method, body) {
+function newKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  return `k${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+}
+
+// The server's own words: each field's messages ("there is no player named 'zed'"),
+// not the summary that only names the fields.
+function messageOf(data, status) {
+  const error = data.error ?? {};
+  const problems = Object.values(error.fields ?? {}).flat();
+  if (problems.length) return `${problems.map((p) => p.charAt(0).toUpperCase() + p.slice(1).replace(/\.$/, "")).join(". ")}.`;
+  return error.message ?? `The server answered ${status}.`;
+}
+
+async function call(url, method, body, key) {
+  const headers = { "Content-Type": "application/json", "X-CSRFToken": csrf() };
+  if (key) headers["Idempotency-Key"] = key;
   const response = await fetch(url, {
     method,
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+    headers,
     credentials: "same-origin",
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error?.message ?? `the server answered ${response.status}`);
+  if (!response.ok) throw new Error(messageOf(data, response.status));
   return data;
+}
+
+// A create form: one key per filled-in form (a new one once the server has answered, or
+// when a field changes), its submit button disabled while the request is out.
+function createForm(form, send) {
+  let key = newKey();
+  let sending = false;
+  const submit = form.querySelector('[type="submit"]');
+  form.addEventListener("change", () => { if (!sending) key = newKey(); });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (sending) return;
+    sending = true;
+    submit.disabled = true;
+    showError("");
+    try {
+      await send(new FormData(form), key);
+      key = newKey();
+    } catch (error) {
+      showError(error.message, form);
+      key = newKey();
+    } finally {
+      sending = false;
+      submit.disabled = false;
+    }
+  });
+}
+
+// The seat counts the chosen deck's game offers (its queue_seats, from the registry).
+function syncSeats(form) {
+  const deckSelect = form.querySelector("[data-seats-from]");
+  const seats = form.querySelector("[data-seats]");
+  if (!deckSelect || !seats) return;
+  const update = () => {
+    const deck = DECKS.find((d) => String(d.id) === deckSelect.value);
+    const counts = deck?.seats ?? [2];
+    const current = Number(seats.value);
+    seats.replaceChildren(...counts.map((n) => new Option(`${n} players`, String(n))));
+    seats.value = String(counts.includes(current) ? current : counts[0]);
+    seats.disabled = counts.length < 2;
+  };
+  deckSelect.addEventListener("change", update);
+  update();
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -27,15 +91,23 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function showError(message) {
-  const node = root.querySelector("[data-lobby-error]");
-  node.textContent = message;
-  node.hidden = !message;
+function showError(message, form = null) {
+  for (const node of root.querySelectorAll("[data-lobby-error]")) {
+    const mine = form ? node.closest("form") === form : !node.closest("form");
+    node.textContent = mine ? message : "";
+    node.hidden = !mine || !message;
+  }
+}
+
+/** Send the player on to ``url`` (a match), noting it so the lobby never says it has checked. */
+function go(url) {
+  root.dataset.leaving = "";
+  location.href = url;
 }
 
 function startQueue() {
   const queueForm = root.querySelector('[data-form="queue"]');
-  if (!queueForm) return;
+  if (!queueForm) return Promise.resolve();
   const state = root.querySelector("[data-queue-state]");
   const leave = root.querySelector("[data-leave]");
   let polling = null;
@@ -45,7 +117,7 @@ function startQueue() {
   function showQueue(status) {
     if (status.state === "matched") {
       state.textContent = "Opponent found! Opening the match…";
-      location.href = status.url;
+      go(status.url);
       return;
     }
     leave.hidden = status.state !== "waiting";
@@ -56,38 +128,34 @@ function startQueue() {
     }
   }
 
-  queueForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    showError("");
-    try {
-      const data = new FormData(queueForm);
-      showQueue(await call(root.dataset.queueUrl, "POST", { deck: Number(data.get("deck")), seats: Number(data.get("seats")) }));
-    } catch (error) { showError(error.message); }
+  syncSeats(queueForm);
+  createForm(queueForm, async (data, key) => {
+    showQueue(await call(root.dataset.queueUrl, "POST",
+      { deck: Number(data.get("deck")), seats: Number(queueForm.querySelector("[data-seats]").value) }, key));
   });
   leave.addEventListener("click", async () => {
     try { showQueue(await call(root.dataset.queueUrl, "DELETE")); } catch (error) { showError(error.message); }
   });
-  call(root.dataset.queueUrl, "GET").then(showQueue).catch(() => {});
+  return call(root.dataset.queueUrl, "GET").then(showQueue).catch(() => {});
 }
 
 function startBot() {
   const botForm = root.querySelector('[data-form="bot"]');
   if (!botForm) return;
-  botForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    showError("");
-    try {
-      const data = new FormData(botForm);
-      const match = await call(root.dataset.botUrl, "POST",
-        { deck: Number(data.get("deck")), bot: data.get("bot"), seats: Number(data.get("seats")) });
-      location.href = match.url;
-    } catch (error) { showError(error.message); }
+  syncSeats(botForm);
+  createForm(botForm, async (data, key) => {
+    const match = await call(root.dataset.botUrl, "POST",
+      { deck: Number(data.get("deck")), bot: data.get("bot"), seats: Number(botForm.querySelector("[data-seats]").value) },
+      key);
+    go(match.url);
+    // Stay disabled while the board opens: the page is leaving.
+    await new Promise(() => {});
   });
 }
 
 function startChallenges() {
   const url = root.dataset.challengesUrl;
-  const decks = JSON.parse(document.getElementById("live-decks")?.textContent ?? "[]");
+  const decks = DECKS;
   const inbox = root.querySelector("[data-challenge-inbox]");
   const received = root.querySelector("[data-challenges-received]");
   const sent = root.querySelector("[data-challenges-sent]");
@@ -100,7 +168,7 @@ function startChallenges() {
     for (const button of item.querySelectorAll("button")) button.disabled = true;
     try {
       const done = await call(`${url}${id}/`, "POST", body);
-      if (done.url) { location.href = done.url; return; }
+      if (done.url) { go(done.url); return; }
       refresh();
     } catch (failure) {
       error.textContent = failure.message;
@@ -165,7 +233,7 @@ function startChallenges() {
     try {
       const found = await call(url, "GET");
       const accepted = found.accepted.find((c) => c.url && !sessionStorage.getItem(`seen-${c.id}`));
-      if (accepted) { sessionStorage.setItem(`seen-${accepted.id}`, "1"); location.href = accepted.url; return; }
+      if (accepted) { sessionStorage.setItem(`seen-${accepted.id}`, "1"); go(accepted.url); return; }
       place(received, "received", found.received, receivedItem);
       place(sent, "sent", [...found.sent, ...found.declined], (c) => (c.status === "declined" ? declinedItem(c) : sentItem(c)));
       inbox.hidden = items.size === 0;
@@ -173,22 +241,26 @@ function startChallenges() {
   }
 
   const challengeForm = root.querySelector('[data-form="challenge"]');
-  challengeForm?.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    showError("");
-    try {
-      const data = new FormData(challengeForm);
-      await call(url, "POST", { username: data.get("username"), deck: Number(data.get("deck")) });
+  if (challengeForm) {
+    createForm(challengeForm, async (data, key) => {
+      const username = String(data.get("username") ?? "").trim();
+      if (!username) throw new Error("Name the player to challenge.");
+      await call(url, "POST", { username, deck: Number(data.get("deck")) }, key);
       challengeForm.querySelector('[name="username"]').value = "";
       refresh();
-    } catch (error) { showError(error.message); }
-  });
-  refresh();
+    });
+  }
   setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+  return refresh();
 }
 
 if (root) {
-  startQueue();
+  const asked = [startQueue(), startChallenges()];
   startBot();
-  startChallenges();
+  // Once the server has said where the player stands (queue and challenges) and that
+  // sent them nowhere, the lobby says so: data-checked is what tests wait for before
+  // they assert that nothing happened.
+  Promise.all(asked).then(() => {
+    if (!("leaving" in root.dataset)) root.dataset.checked = "";
+  });
 }

@@ -4,7 +4,12 @@
 // renderBoard(container, ctx): ctx.views ({public, "0", "1", ...}), ctx.perspective
 // ("all", "public" or a seat number as a string), ctx.seats (per engine seat: deck,
 // owner, pilot), ctx.frame, ctx.final (last frame), ctx.outcome and ctx.tiebreak (the
-// game's final outcome and its Match the Twos records).
+// game's final outcome and its Match the Twos records). A live board also gives
+// ctx.names (per seat: "you" for the reader's own, the player's name for the others: the
+// board then says them instead of "Seat 1") and ctx.boardNote (a caption over the board).
+// The replay viewer gives ctx.players (per seat: who played it as the page's header names
+// them, "you", a player or "bot greedy", or the deck of a bot match): the outcome and
+// Match the Twos say them ("alice wins", "1st alice, 2nd bob").
 
 import { explainTerms } from "../js/glossary.js";
 
@@ -24,9 +29,22 @@ function el(tag, attrs = {}, ...children) {
 
 const titleCase = (text) => String(text ?? "").replaceAll("_", " ").replace(/^\w/, (c) => c.toUpperCase());
 
+/** How the board names a seat: "you" or a player's name on a live board, else "Seat 1". */
+function who(ctx, seat, capital = false) {
+  const name = ctx.names?.[seat] ?? `Seat ${seat}`;
+  return capital && name === "you" ? "You" : name;
+}
+
+/** A slot's label: whose it is (and which row), "You · Vanguard" or "S0 Vanguard". */
+function slotLabel(ctx, seat, row = "") {
+  if (!ctx.names) return `S${seat}${row ? ` ${row}` : ""}`;
+  return row ? `${who(ctx, seat, true)} · ${row}` : who(ctx, seat, true);
+}
+
 function seatLabel(ctx, seat) {
   const info = ctx.seats[seat];
-  return info ? `Seat ${seat} · ${info.deck}` : `Seat ${seat}`;
+  const name = who(ctx, seat, true);
+  return info ? `${name} · ${info.deck}` : name;
 }
 
 /** The view to draw the shared board from: a seat's own, or the public one. */
@@ -63,21 +81,43 @@ function stat(label, value, extra = null) {
     el("strong", {}, value), extra);
 }
 
+/** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd". */
+export function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th");
+  return `${n}${suffix}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
+}
+
+/** Who played a seat, as the outcome says it (ctx.players; else "Seat 1 · deck"). */
+function playerName(ctx, seat, capital = false) {
+  const name = ctx.players?.[seat] ?? seatLabel(ctx, seat);
+  return capital && name === "you" ? "You" : name;
+}
+
 function outcomeBanner(ctx) {
   if (!ctx.final || !ctx.outcome) return null;
   const places = ctx.outcome.places ?? [];
   const winner = ctx.outcome.winner;
   // A live game decided by a no-show: the seats that forfeited (engine seats).
   const forfeited = ctx.outcome.detail?.forfeited ?? [];
-  const head = winner === null || winner === undefined
+  const winnerName = winner === null || winner === undefined ? null : playerName(ctx, winner, true);
+  const head = winnerName === null
     ? (forfeited.length ? "Nobody wins the game" : "The game is a draw")
-    : `${seatLabel(ctx, winner)} wins`;
+    : `${winnerName} ${winnerName === "You" ? "win" : "wins"}`;
   const how = forfeited.length
-    ? `by forfeit (${forfeited.map((seat) => seatLabel(ctx, seat)).join(", ")} did not show up)`
+    ? `by forfeit (${listWords(forfeited.map((seat) => playerName(ctx, seat)))} did not show up)`
     : `by ${ctx.outcome.reason}`;
+  // "1st alice, 2nd bob": best place first, seats that share a place side by side.
+  const standing = places.map((place, seat) => ({ place, seat })).sort((a, b) => a.place - b.place || a.seat - b.seat)
+    .map(({ place, seat }) => `${ordinal(place)} ${playerName(ctx, seat)}`);
   return el("div", { class: "outcome-banner", "data-outcome": true },
     el("strong", {}, `${head} ${how}.`),
-    el("span", { class: "muted" }, ` Places: ${places.map((p, s) => `seat ${s}: ${p}`).join(", ")}`),
+    standing.length ? el("span", { class: "muted", "data-places": true }, ` ${standing.join(", ")}`) : null,
     tiebreakPanel(ctx));
 }
 
@@ -86,13 +126,13 @@ function tiebreakPanel(ctx) {
   return el("div", { class: "tiebreak", "data-tiebreak": true },
     el("h3", {}, "Match the Twos"),
     ctx.tiebreak.map((record) => el("div", { class: "tiebreak-group" },
-      el("p", {}, `Tie between ${record.seats.map((s) => `seat ${s}`).join(" and ")}`),
+      el("p", {}, `Tie between ${listWords(record.seats.map((s) => playerName(ctx, s)))}`),
       el("ol", { class: "tiebreak-rounds" }, record.rounds.map((round) => el("li", {},
         round.reveals.map((reveal) => el("span", { class: `reveal${reveal.matched_cq !== null ? " matched" : ""}` },
-          `Seat ${reveal.seat}: ${reveal.cards.join(" + ")}`,
+          `${playerName(ctx, reveal.seat, true)}: ${reveal.cards.join(" + ")}`,
           reveal.matched_cq !== null ? ` (match, CQ ${reveal.matched_cq})` : " (no match)")),
-        round.winner !== null ? el("strong", {}, ` → seat ${round.winner} takes the place`) : null))),
-      record.shared.length ? el("p", {}, `The piles ran out: ${record.shared.map((s) => `seat ${s}`).join(", ")} share the place.`) : null)));
+        round.winner !== null ? el("strong", {}, ` → ${playerName(ctx, round.winner)} ${playerName(ctx, round.winner) === "you" ? "take" : "takes"} the place`) : null))),
+      record.shared.length ? el("p", {}, `The piles ran out: ${listWords(record.shared.map((s) => playerName(ctx, s)))} share the place.`) : null)));
 }
 
 // ------------------------------------------------------------------ Conquest
@@ -124,8 +164,8 @@ function renderConquest(container, ctx) {
     stat("Battle", `${view.battle} of ${view.params?.battles ?? "?"}`),
     stat("Skirmish", titleCase(view.skirmish)),
     stat("Phase", titleCase(view.phase)),
-    stat("Active", `Seat ${view.active}`),
-    stat("To act", view.to_act.length ? view.to_act.map((s) => `Seat ${s}`).join(", ") : "—"));
+    stat("Active", who(ctx, view.active, true)),
+    stat("To act", view.to_act.length ? view.to_act.map((s) => who(ctx, s, true)).join(", ") : "—"));
 
   const players = el("div", { class: "cq-players" }, view.players.map((p) => {
     const hand = shown.includes(p.seat) ? ctx.views[String(p.seat)]?.hand : null;
@@ -148,7 +188,7 @@ function renderConquest(container, ctx) {
   },
   el("h4", {}, loc.label, el("span", { class: "muted" }, loc.kind === "extra" ? " extra" : ` ${loc.kind}`)),
   seats.map((seat) => el("div", { class: `slot seat-${seat}` },
-    el("span", { class: "slot-seat" }, `S${seat}`), conquestUnit(ctx, loc.units[seat], loc, seat))));
+    el("span", { class: "slot-seat" }, slotLabel(ctx, seat)), conquestUnit(ctx, loc.units[seat], loc, seat))));
   // The Forward and the Rear Skirmish each get a labelled row, Extra Locations a third.
   const rows = [["forward", "Forward Skirmish"], ["rear", "Rear Skirmish"], ["extra", "Extra Locations"]];
   const locations = el("div", { class: "cq-locations" }, rows.map(([kind, label]) => {
@@ -164,12 +204,13 @@ function renderConquest(container, ctx) {
   if (view.window) {
     const w = view.window;
     windowBox = el("div", { class: "response-window" },
-      el("strong", {}, `Response window: Seat ${w.revealed.seat} revealed ${w.revealed.name} at Location ${w.revealed.location}`),
+      el("strong", {}, `Response window: ${who(ctx, w.revealed.seat, true)} revealed ${w.revealed.name} at Location ${w.revealed.location}`),
       w.pending ? el("p", {}, `Pending: ${w.pending}`) : null,
-      w.responses.length ? el("p", {}, `Responses: ${w.responses.map((r) => `Seat ${r.seat}: ${r.name}`).join(", ")}`) : null,
-      el("p", { class: "muted" }, `Waiting for Seat ${w.waiting_for}`));
+      w.responses.length ? el("p", {}, `Responses: ${w.responses.map((r) => `${who(ctx, r.seat, true)}: ${r.name}`).join(", ")}`) : null,
+      el("p", { class: "muted" }, `Waiting for ${who(ctx, w.waiting_for)}`));
   }
-  container.replaceChildren(el("div", { class: "board-conquest", "data-game": "conquest" }, header, outcomeBanner(ctx), windowBox, locations, players));
+  const note = ctx.boardNote ? el("p", { class: "board-note", "data-final-board": true }, ctx.boardNote) : null;
+  container.replaceChildren(el("div", { class: "board-conquest", "data-game": "conquest" }, header, outcomeBanner(ctx), windowBox, note, locations, players));
 }
 
 // ------------------------------------------------------------------ TempoFront
@@ -197,6 +238,8 @@ function tfUnit(unit) {
 }
 
 function tfPlayer(ctx, p, view) {
+  // A Leader below 0 Integrity is simply defeated: the board never shows a negative number.
+  const integrity = Math.max(0, p.integrity);
   const shown = shownSeats(ctx).includes(p.seat);
   const own = shown ? ctx.views[String(p.seat)] : null;
   return el("section", { class: `tf-player seat-${p.seat}${view.to_act.includes(p.seat) ? " acting" : ""}`, "data-seat": p.seat },
@@ -206,7 +249,7 @@ function tfPlayer(ctx, p, view) {
       el("strong", { "data-card-id": p.leader.id ?? null }, p.leader.name),
       p.leader.used ? el("span", { class: "unit-tag" }, "used") : null),
     el("div", { class: "stat-row" },
-      stat("Integrity", p.integrity),
+      stat("Integrity", integrity),
       stat("Dominion", p.dominion),
       stat("Focus", `${p.focus}/${p.max_focus}`),
       stat("Time", p.time),
@@ -220,17 +263,38 @@ function tfPlayer(ctx, p, view) {
     discardPile(p));
 }
 
-function timeline(view) {
+function timeline(ctx, view) {
   const max = view.timeline ?? 12;
   const marks = [];
-  for (let t = 0; t <= max; t += 1) marks.push(el("span", { class: "tick", style: `left:${(100 * t) / max}%` }, t));
+  // A tick or marker is centred on its Time, except at either end: there its edge is, so
+  // the first and last numbers and a name at 0 or at the last Time stay whole on the track
+  // (a track that clips its overflow cut them; one that does not overflowed the board).
+  const at = (time) => (100 * Math.max(0, Math.min(time, max))) / max;
+  const shift = (time) => ({ 0: 0, 100: -100 }[at(time)] ?? -50);
+  for (let t = 0; t <= max; t += 1) {
+    marks.push(el("span", { class: "tick", style: `left:${at(t)}%; transform: translateX(${shift(t)}%)` }, t));
+  }
   return el("div", { class: "timeline", "aria-label": "Timeline" },
     el("span", { class: "stat-label", "data-term": "Timeline" }, "Timeline"),
     el("div", { class: "timeline-track" }, marks,
       view.players.map((p) => el("span", {
-        class: `time-marker seat-${p.seat}`, style: `left:${(100 * Math.min(p.time, max)) / max}%`,
-        title: `Seat ${p.seat}: Time ${p.time}`,
-      }, `S${p.seat}`))));
+        class: `time-marker seat-${p.seat}`, style: `left:${at(p.time)}%; transform: translateX(${shift(p.time)}%)`,
+        title: `${who(ctx, p.seat, true)}: Time ${p.time}`,
+      }, ctx.names ? who(ctx, p.seat, true) : `S${p.seat}`))));
+}
+
+/** A marker near an end whose name is wider than the room left (a long player name) is
+ * moved back onto the track once the board is laid out. */
+function keepMarkersOnTrack(container) {
+  const track = container.querySelector(".timeline-track");
+  if (!track) return;
+  const edge = track.getBoundingClientRect();
+  for (const marker of track.querySelectorAll(".time-marker")) {
+    const box = marker.getBoundingClientRect();
+    if (!box.width) continue;
+    const over = box.left < edge.left ? edge.left - box.left : Math.min(0, edge.right - box.right);
+    if (over) marker.style.translate = `${over}px 0`;
+  }
 }
 
 function renderTempoFront(container, ctx) {
@@ -239,12 +303,12 @@ function renderTempoFront(container, ctx) {
   const bottom = ctx.bottom === 1 ? 1 : 0;
   const [near, far] = [view.players[bottom], view.players[1 - bottom]];
   const rowOf = (seat, front, row) => el("div", { class: `row seat-${seat}`, "data-row": row },
-    el("span", { class: "slot-seat" }, `S${seat} ${titleCase(row)}`), tfUnit(view.board[seat][front][row]));
+    el("span", { class: "slot-seat" }, slotLabel(ctx, seat, titleCase(row))), tfUnit(view.board[seat][front][row]));
   const header = el("div", { class: "board-header" },
     stat("Cycle", view.cycle),
     stat("Phase", titleCase(view.phase)),
-    stat("Initiative", `Seat ${view.initiative}`),
-    stat("To act", view.to_act.length ? view.to_act.map((s) => `Seat ${s}`).join(", ") : "—"));
+    stat("Initiative", who(ctx, view.initiative, true)),
+    stat("To act", view.to_act.length ? view.to_act.map((s) => who(ctx, s, true)).join(", ") : "—"));
   const fronts = el("div", { class: "tf-fronts" }, FRONTS.map((front) => el("section", { class: "front", "data-front": front },
     el("h4", {}, `${titleCase(front)} Front`,
       el("span", { class: "muted" }, ` Presence ${view.presence[front][0]} : ${view.presence[front][1]}`)),
@@ -255,17 +319,19 @@ function renderTempoFront(container, ctx) {
         ? el("div", { class: `unit unit-site seat-${view.sites[front].owner}`, title: view.sites[front].text,
           "data-card-id": view.sites[front].id ?? null },
           el("span", { class: "unit-name" }, view.sites[front].name),
-          el("span", { class: "unit-meta" }, `Seat ${view.sites[front].owner} · Presence ${view.sites[front].presence}`))
+          el("span", { class: "unit-meta" }, `${who(ctx, view.sites[front].owner, true)} · Presence ${view.sites[front].presence}`))
         : el("div", { class: "unit unit-empty" }, "—")),
     rowOf(bottom, front, "vanguard"),
     rowOf(bottom, front, "support"))));
-  // The chain is part of a game in progress: once the game is over it leaves the board.
-  const chain = view.chain?.length && !(ctx.final && ctx.outcome)
+  // The chain is part of a game in progress: once the game is over it leaves the board
+  // (a live board has no ctx.outcome, its view says the game is over).
+  const chain = view.chain?.length && !(ctx.final && (ctx.outcome || view.outcome))
     ? el("div", { class: "response-window" }, el("strong", { "data-term": "Chain" }, "Chain"),
       el("ol", {}, view.chain.map((item) => el("li", {}, item.text + (item.cancelled ? " (cancelled)" : "")))))
     : null;
   container.replaceChildren(el("div", { class: "board-tempofront", "data-game": "tempofront" },
-    header, outcomeBanner(ctx), timeline(view), chain, tfPlayer(ctx, far, view), fronts, tfPlayer(ctx, near, view)));
+    header, outcomeBanner(ctx), timeline(ctx, view), chain, tfPlayer(ctx, far, view), fronts, tfPlayer(ctx, near, view)));
+  keepMarkersOnTrack(container);
 }
 
 // ------------------------------------------------------------------ fallback

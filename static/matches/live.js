@@ -20,9 +20,31 @@ let entries = [];
 let current = null;
 let pollTimer = null;
 let socket = null;
+// Whether this viewer may open the match's replays. The page's own data says it for them
+// (their decks, the events they run); a socket update is the same for every watcher, so it
+// is written as to an anonymous visitor (``replays_hidden_until``, set while a deck is
+// hidden): it hides the replays only from a viewer the page did not open them to, and opens
+// them to everyone once no deck is hidden any more.
+let replaysOpenToMe = true;
 
+function replaysHidden(match) {
+  if (match.replays_hidden_until === null || match.replays_hidden_until === undefined) replaysOpenToMe = true;
+  return !replaysOpenToMe;
+}
+
+// An entry as the page names it: the person or bot of a live match ("you" for the
+// viewer), the deck of a bot match (matches/views.py, _player_of).
 function deckName(entry) {
-  return entries.find((e) => e.seat === entry)?.deck ?? `Entry ${entry + 1}`;
+  const found = entries.find((e) => e.seat === entry);
+  return found?.name ?? found?.deck ?? `Entry ${entry + 1}`;
+}
+
+function winnerWords(entry, seat) {
+  if (entry?.you) return [el("strong", {}, "You"), " win the match", el("span", { class: "muted" }, ` with ${entry.deck}`), "."];
+  if (entry?.player) {
+    return [el("strong", {}, entry.player), " wins the match", el("span", { class: "muted" }, ` with ${entry.deck}`), "."];
+  }
+  return [el("strong", {}, deckName(seat)), " wins the match."];
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -44,7 +66,7 @@ function progressText(match, game, actions) {
   return game ? `Playing game ${game} (${actions} actions so far); ${played}.` : `Playing: ${played}.`;
 }
 
-function renderGames(match) {
+function renderGames(match, hidden) {
   const body = root.querySelector("[data-games-body]");
   body.replaceChildren(...match.games.map((game) => {
     const errors = game.bot_errors.length
@@ -58,7 +80,8 @@ function renderGames(match) {
       el("td", {}, game.reason + (game.tiebreak ? " · Match the Twos" : "")),
       el("td", {}, game.actions),
       el("td", {}, ...errors),
-      el("td", {}, el("a", { href: game.replay_url }, "Watch replay")));
+      el("td", {}, hidden ? el("span", { class: "muted", "data-replay-hidden": "" }, "hidden")
+        : el("a", { href: game.replay_url }, "Watch replay")));
   }));
   root.querySelector("[data-games-table]").hidden = match.games.length === 0;
   root.querySelector("[data-games-empty]").hidden = match.games.length > 0;
@@ -89,8 +112,9 @@ function render(match, progress = null) {
   bar.setAttribute("aria-valuenow", match.progress);
   bar.setAttribute("aria-valuemax", done ? match.progress : match.best_of);
   bar.firstElementChild.style.width = done ? "100%" : `${Math.round((100 * match.progress) / match.best_of)}%`;
+  const hidden = replaysHidden(match);
   const replay = root.querySelector("[data-match-replay]");
-  replay.hidden = !(done && match.games.length);
+  replay.hidden = !(done && match.games.length) || hidden;
   if (match.games.length) replay.querySelector("a").href = match.games[0].replay_url;
   // The "Challenge queued" notice belongs to a match still waiting to be played.
   if (FINISHED.has(match.status)) {
@@ -102,7 +126,7 @@ function render(match, progress = null) {
     const forfeited = match.result?.forfeited ?? [];
     result.replaceChildren(...(match.winner === null
       ? [forfeited.length ? "No one wins the match." : "The match is a draw."]
-      : [el("strong", {}, deckName(match.winner)), " wins the match."]));
+      : winnerWords(entries.find((e) => e.seat === match.winner), match.winner)));
     if (forfeited.length) {
       const names = forfeited.map((seat) => deckName(seat)).join(", ");
       result.append(" ", el("span", {class: "muted", "data-match-forfeit": ""},
@@ -118,7 +142,7 @@ function render(match, progress = null) {
     row.querySelector("[data-entry-wins]").textContent = wins[Number(row.dataset.entry)] ?? 0;
     row.querySelector("[data-entry-place]").textContent = places[Number(row.dataset.entry)] ?? "—";
   }
-  renderGames(match);
+  renderGames(match, hidden);
   renderFairness(match);
   if (match.status !== "running") hideBoard();
   if (FINISHED.has(match.status)) stopPolling();
@@ -208,7 +232,9 @@ function connect() {
 
 if (root) {
   entries = JSON.parse(document.getElementById("match-entries").textContent);
-  render(JSON.parse(document.getElementById("match-initial").textContent));
+  const initial = JSON.parse(document.getElementById("match-initial").textContent);
+  replaysOpenToMe = initial.replays_hidden_until === null || initial.replays_hidden_until === undefined;
+  render(initial);
   if (!FINISHED.has(current.status)) {
     if (root.dataset.live === "1") connect();
     else startPolling();

@@ -38,9 +38,26 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A seat as people know it: in a live match the person (or the bot that filled the seat)
+// with the deck second; in a bot match the deck its pilot played.
 function seatName(seat) {
   const info = state.data.seats[seat];
-  return info ? `Seat ${seat} · ${info.deck}` : `Seat ${seat}`;
+  if (!info) return `Seat ${seat}`;
+  if (root.dataset.live === "1") {
+    return `${info.pilot === "human" ? info.owner : `bot ${info.pilot}`} (${info.deck})`;
+  }
+  return `Seat ${seat} · ${info.deck}`;
+}
+
+// Who played each engine seat, as the page's header names them (matches/views.py,
+// _player_of): "you", a player or "bot greedy" in a live match, the deck in a bot match.
+// Two seats of one name (a deck against itself) also say whose deck it is.
+function playerNames() {
+  const entries = JSON.parse(document.getElementById("replay-entries")?.textContent ?? "[]");
+  const names = state.data.seats.map((info) => entries.find((e) => e.seat === info.entry)?.name ?? info.deck);
+  const twice = (list, name) => list.filter((n) => n === name).length > 1;
+  const owned = names.map((name, seat) => (twice(names, name) ? `${name} (${state.data.seats[seat].owner})` : name));
+  return owned.map((name, seat) => (twice(owned, name) ? `${name.slice(0, -1)}, seat ${seat})` : name));
 }
 
 function lastPosition() {
@@ -151,6 +168,7 @@ function draw() {
     views: frame.views,
     perspective: state.perspective,
     seats: state.data.seats,
+    players: playerNames(),
     frame,
     final: state.position === lastPosition(),
     outcome: state.data.outcome,

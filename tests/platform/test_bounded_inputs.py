@@ -271,3 +271,140 @@ def test_a_nul_byte_gets_the_same_answer_with_debug_on(anon_api, settings):
     settings.DEBUG = True
     error = assert_error(anon_api.get("/api/matches/?q=%00"), 400, "bad_request")
     assert "NUL" in error["message"]
+
+
+# --------------------------------------------------------------------------- ids and numbers read from text
+
+#: Text that ``str.isdigit()`` calls digits but ``int()`` refuses, and a number past any id.
+NOT_INT = ["²", "①", "9" * 5000]
+
+
+def test_ids_are_ascii_digits_of_bounded_length():
+    from web.inputs import MAX_ID, parse_id, parse_whole_number
+
+    assert parse_id("42") == 42 and parse_id(" 7 ") == 7 and parse_id(12) == 12 and parse_id("0") == 0
+    assert parse_id("9" * 18) == MAX_ID
+    for bad in [*NOT_INT, "", " ", "-1", "+1", "1.0", "1e3", "٣", "9" * 19, True, None, 1.0, [], {}, -1, 10**18]:
+        assert parse_id(bad) is None, bad
+    assert parse_whole_number("123", max_digits=2) is None and parse_whole_number("12", max_digits=2) == 12
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", NOT_INT, ids=["superscript", "circled", "5000-digits"])
+@pytest.mark.parametrize("name", ["game", "count", "from"])
+def test_a_replay_page_named_by_a_non_number_is_a_400_naming_the_parameter(alice_api, alice, raw, name):
+    from decks.services import deck_register
+    from matches.services import match_challenge
+
+    decks = [deck_register(owner=alice, game="tempofront", name=f"d{i}", decklist=starter_text("tempofront"),
+                           pilot="random") for i in range(2)]
+    match = match_challenge(created_by=alice, deck_versions=[d.latest_version for d in decks], best_of=1)
+    error = assert_error(alice_api.get(f"/api/matches/{match.pk}/replay/?{name}={raw}"), 400, "validation_error")
+    assert name in error["fields"] and "whole number" in error["fields"][name][0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", NOT_INT, ids=["superscript", "circled", "5000-digits"])
+def test_the_match_list_filtered_by_a_non_number_deck_is_a_400(anon_api, raw):
+    error = assert_error(anon_api.get(f"/api/matches/?deck={raw}"), 400, "validation_error")
+    assert "deck id" in error["fields"]["deck"][0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", NOT_INT, ids=["superscript", "circled", "5000-digits"])
+def test_pages_that_read_an_id_from_the_address_ignore_a_non_number(client, alice, raw):
+    from decks.services import deck_register
+
+    client.raise_request_exception = False
+    client.force_login(alice)
+    deck = deck_register(owner=alice, game="tempofront", name="mine", decklist=starter_text("tempofront"),
+                         pilot="greedy")
+    for url in (f"/matches/new/?deck={raw}", f"/decks/new/?copy={raw}", f"/decks/new/?copy={deck.pk}&version={raw}",
+                f"/decks/{deck.pk}/?version={raw}"):
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+    assert "mine" in client.get(f"/decks/{deck.pk}/?version={raw}").content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", NOT_INT, ids=["superscript", "circled", "5000-digits"])
+def test_a_live_api_deck_named_by_a_non_number_is_a_400(alice_api, raw):
+    error = assert_error(alice_api.post("/api/live/queue/", {"deck": raw}, format="json"), 400, "validation_error")
+    assert "must be the id of one of your decks" in error["fields"]["deck"][0]
+
+
+@pytest.mark.django_db
+def test_a_dismissed_matches_cookie_with_odd_digits_is_ignored(client, alice):
+    from live.notify import DISMISSED_COOKIE
+
+    client.raise_request_exception = False
+    client.force_login(alice)
+    client.cookies[DISMISSED_COOKIE] = "².³.12." + "9" * 30  # what a cookie can carry: Latin-1
+    response = client.get("/decks/")
+    assert response.status_code == 200
+
+
+# --------------------------------------------------------------------------- the schema says what the server does
+
+
+def served_schema() -> dict:
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.renderers import OpenApiJsonRenderer
+
+    return json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+
+
+def query_parameter(document: dict, path: str, method: str, name: str) -> dict:
+    parameters = document["paths"][path][method]["parameters"]
+    (parameter,) = [p for p in parameters if p["name"] == name and p["in"] == "query"]
+    return parameter["schema"]
+
+
+@pytest.mark.django_db
+def test_the_schema_declares_the_bounds_the_server_enforces():
+    from matches.selectors import REPLAY_PAGE_MAX
+    from web.inputs import MAX_ID
+
+    document = served_schema()
+    replay = "/api/matches/{match_id}/replay/"
+    assert query_parameter(document, replay, "get", "count") == {"type": "integer", "minimum": 1,
+                                                                 "maximum": REPLAY_PAGE_MAX}
+    assert query_parameter(document, replay, "get", "game") == {"type": "integer", "minimum": 1, "maximum": 99}
+    assert query_parameter(document, "/api/tournaments/{tournament_id}/entries/", "delete", "entry") == {
+        "type": "integer", "minimum": 0, "maximum": MAX_ID}
+    assert query_parameter(document, "/api/matches/", "get", "deck") == {"type": "integer", "minimum": 0,
+                                                                         "maximum": MAX_ID}
+    page_size = query_parameter(document, "/api/matches/", "get", "page_size")
+    assert page_size["type"] == "integer" and page_size["minimum"] == 1
+    enter = document["components"]["schemas"]["EnterRequest"]["properties"]["deck"]
+    assert (enter["minimum"], enter["maximum"]) == (0, MAX_ID)
+
+
+@pytest.mark.django_db
+def test_the_schema_says_a_match_may_have_no_creator_as_the_api_answers(anon_api, alice):
+    from decks.services import deck_register
+    from matches.models import Match
+    from matches.services import match_challenge
+
+    document = served_schema()
+    assert document["components"]["schemas"]["Match"]["properties"]["created_by"]["nullable"] is True
+    deck = deck_register(owner=alice, game="tempofront", name="d", decklist=starter_text("tempofront"),
+                         pilot="random")
+    match = match_challenge(created_by=alice, deck_versions=[deck.latest_version] * 2, best_of=1)
+    Match.objects.filter(pk=match.pk).update(created_by=None)  # a match the platform made
+    assert anon_api.get("/api/matches/").json()["results"][0]["created_by"] is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["page_size=null", "page_size=true", "page_size=0", "page_size=-3",
+                                   "page_size=%C2%B2", "page_size=5&page_size=6", "page_size=" + "9" * 5000])
+@pytest.mark.parametrize("url", ["/api/decks/", "/api/matches/", "/api/tournaments/", "/api/cards/"])
+def test_a_page_size_that_is_not_a_whole_number_from_1_is_a_400_naming_it(anon_api, url, query):
+    error = assert_error(anon_api.get(f"{url}?{query}"), 400, "validation_error")
+    assert "page_size must be a whole number from 1" in error["fields"]["page_size"][0]
+
+
+@pytest.mark.django_db
+def test_a_page_size_past_the_maximum_is_capped_and_a_good_one_is_used(anon_api):
+    assert len(anon_api.get("/api/cards/?page_size=3").json()["results"]) == 3
+    assert len(anon_api.get("/api/cards/?page_size=100000").json()["results"]) == 100

@@ -10,12 +10,13 @@ scrolls sideways, and no page logs a console error. Screenshots go to artifacts/
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from db_thread import in_thread
 from django.contrib.auth.models import User
+from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
@@ -49,21 +50,6 @@ def event(django_db_setup, django_db_blocker) -> dict:
         return {"id": event.pk, "path": f"/tournaments/{event.pk}/", "cookie": client.cookies["sessionid"].value}
 
 
-def in_thread(work):
-    """Run ``work`` in a thread of its own (this one runs Playwright's event loop)."""
-
-    def run():
-        from django.db import connection
-
-        try:
-            return work()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
-
-
 def start_event(event_id: int) -> None:
     """The organiser starts the event now: round 1 is paired and its live game created."""
     from tournaments.models import Tournament
@@ -74,6 +60,26 @@ def start_event(event_id: int) -> None:
         tournament_start(tournament_id=event_id, by=User.objects.get(username="orga"))
 
     in_thread(start)
+
+
+def _a_minute_later(event_id: int) -> None:
+    """Move the event's live game a minute into the past (its creation, its seats'
+    arrivals, its moves' times and the round's start), as if it had been playing that long:
+    a spectator 15 s behind then sees everything that has happened so far."""
+    from live.models import LiveMatch, LiveSeat
+    from tournaments.models import Pairing, Round
+
+    minute = timedelta(minutes=1)
+    pairing = Pairing.objects.get(round__tournament_id=event_id, round__number=1)
+    live = LiveMatch.objects.get(match=pairing.match)
+    Round.objects.filter(pk=pairing.round_id).update(starts_at=F("starts_at") - minute)
+    LiveMatch.objects.filter(pk=live.pk).update(created=F("created") - minute)
+    LiveSeat.objects.filter(live=live, connected_at__isnull=False).update(connected_at=F("connected_at") - minute)
+    LiveSeat.objects.filter(live=live, running_since__isnull=False).update(running_since=F("running_since") - minute)
+    if live.next_deadline is not None:
+        LiveMatch.objects.filter(pk=live.pk).update(next_deadline=F("next_deadline") - minute)
+    shift_ms = int(minute.total_seconds() * 1000)
+    LiveMatch.objects.filter(pk=live.pk).update(log=[[seat, action, at - shift_ms] for seat, action, at in live.log])
 
 
 def bob_acts_if_first(event_id: int) -> None:
@@ -152,6 +158,13 @@ def test_a_player_sees_their_match_without_reload_plays_it_and_the_page_shows_th
     choice.click()
     page.wait_for_function(f"Number(document.querySelector('{BOARD}').dataset.index) > {before}", timeout=20_000)
 
+    # The tables show each game 15 s behind (the event's spectator delay), presence and
+    # clocks included: a minute later, as seen here, they show where the game was.
+    page.goto(asgi_server.url(event["path"]))
+    table = page.locator("[data-live-table][data-active]")
+    table.wait_for(timeout=10_000)
+    assert "(15 s behind)" in table.inner_text()
+    in_thread(lambda: _a_minute_later(event["id"]))
     for width, height in ((1400, 900), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(asgi_server.url(event["path"]))

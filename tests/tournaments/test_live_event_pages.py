@@ -18,6 +18,7 @@ from django.test import Client
 from django.utils import timezone
 from tournament_helpers import make_deck, make_event, make_player
 
+from live.models import LiveSeat
 from live.services import live_resign, live_seat_present
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import tournament_advance, tournament_drop, tournament_enter, tournament_start
@@ -250,11 +251,17 @@ def test_your_match_panel_says_where_each_entrant_stands(organiser):
     # The live table: both players, their clocks, presence, and a link to watch.
     live_section = Client().get(f"/tournaments/{event.pk}/live/").content.decode()
     row = section(live_section, f'data-pairing="{table.table}"')
-    assert row.count("data-clock ") == 2 and "4:00" in row and 'data-running="1"' in row
+    # As spectators see it, 20 s behind: then the game had not started, and no clock ran yet.
+    assert row.count("data-clock ") == 2 and "4:00" in row and row.count('data-running="0"') == 2
     assert row.count('data-presence="0"') == 2
     assert f'href="/live/{table.match_id}/"' in row and "(20 s behind)" in text_of(row)
     assert "playing game 1 of 3" in text_of(row)
+    # An arrival is told as spectators hear it, 20 s later.
     live_seat_present(match_id=table.match_id, user=first)
+    row = section(Client().get(f"/tournaments/{event.pk}/live/").content.decode(), f'data-pairing="{table.table}"')
+    assert row.count('data-presence="1"') == 0
+    LiveSeat.objects.filter(live__match_id=table.match_id, user=first).update(
+        connected_at=timezone.now() - timedelta(seconds=30))
     row = section(Client().get(f"/tournaments/{event.pk}/live/").content.decode(), f'data-pairing="{table.table}"')
     assert row.count('data-presence="1"') == 1
 

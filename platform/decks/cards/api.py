@@ -28,7 +28,8 @@ class CardListView(generics.GenericAPIView):
             OpenApiParameter(
                 "q", OpenApiTypes.STR, description="Words that must all appear in name, type, keywords or text"
             ),
-            OpenApiParameter("type", OpenApiTypes.STR, description="Only cards of this type (e.g. entity, unit)"),
+            OpenApiParameter("type", OpenApiTypes.STR, enum=[key for key, _ in card_types()],
+                             description="Only cards of this type, one of the chosen game's types (with a game)"),
         ],
         responses={200: CardSerializer(many=True), 400: ErrorSerializer},
     )

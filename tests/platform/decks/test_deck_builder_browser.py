@@ -47,11 +47,17 @@ def test_build_a_deck_in_the_builder(asgi_server, browser_page, screenshot):
     assert f"{deck.size - last_count} cards of 40" in summary.inner_text()
     assert f"{last_count} to go" in summary.inner_text()
 
-    # One copy too many of a card, seen at once in the list; fixed with its minus button.
+    # "+ Add" stops at the copy limit; one copy too many typed in the box is seen at once
+    # in the list, and fixed with its minus button.
     first_card, first_count = most[0]
     page.fill("[data-pool-search]", first_card)
-    for _ in range(4 - first_count):
-        pool.locator(f'[data-pool-item][data-name="{first_card}"] [data-add-card]').click()
+    add = pool.locator(f'[data-pool-item][data-name="{first_card}"] [data-add-card]')
+    for _ in range(3 - first_count):
+        add.click()
+    assert add.is_disabled() and add.get_attribute("title") == "at most 3 copies"
+    page.locator("[data-decklist-input]").evaluate(
+        "(el, name) => { el.value = el.value.replace(new RegExp(`^3 ${name}$`, 'm'), `4 ${name}`);"
+        " el.dispatchEvent(new Event('input')); }", first_card)
     assert "at most 3" in summary.inner_text()
     row = page.locator(".builder-row", has_text=first_card)
     for _ in range(4 - first_count):

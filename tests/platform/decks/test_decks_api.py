@@ -182,6 +182,9 @@ def test_form_encoded_body_is_accepted(alice_api):
 
     response = alice_api.post(DECKS, urlencode(create_body()), content_type="application/x-www-form-urlencoded")
     assert response.status_code == 201, response.content
+    deck = Deck.objects.get(pk=response.json()["id"])
+    assert (deck.name, deck.game, deck.pilot) == ("Night Shift", "conquest", "greedy")
+    assert deck.latest_version.decklist.split() == starter_text("conquest").split()
 
 
 # --------------------------------------------------------------------------- read and list

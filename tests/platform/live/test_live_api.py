@@ -77,9 +77,13 @@ def test_challenge_accept_and_errors(alice, bob, carol, sent):
     accepted = signed_in(bob).post(f"/api/live/challenges/{challenge['id']}/", {"accept": True, "deck": b.pk},
                                    content_type="application/json")
     assert accepted.status_code == 200 and accepted.json()["status"] == "accepted"
+    # Accepting again (a double click) answers with the same match; declining now is too late.
     again = signed_in(bob).post(f"/api/live/challenges/{challenge['id']}/", {"accept": True, "deck": b.pk},
                                 content_type="application/json")
-    assert again.status_code == 409 and again.json()["error"]["code"] == "not_pending"
+    assert again.status_code == 200 and again.json()["match"] == accepted.json()["match"]
+    late = signed_in(bob).post(f"/api/live/challenges/{challenge['id']}/", {"accept": False},
+                               content_type="application/json")
+    assert late.status_code == 409 and late.json()["error"]["code"] == "not_pending"
 
 
 def test_live_pages_render_for_anyone_and_unknown_matches_are_404(alice, bob, sent):

@@ -146,6 +146,8 @@ def test_clock_runs_for_the_seat_to_act_and_an_action_adds_the_increment(alice, 
 
 def test_a_seat_out_of_time_loses_tempofront(alice, bob, sent):
     live = tempofront_match(alice, bob, initial_ms=1_000)
+    for user in (alice, bob):  # both came (a player who never did forfeits instead: test_live_no_show_clock.py)
+        services.live_seat_present(match_id=live.match_id, user=user)
     live, state = state_of(live)
     seat = state.to_act()[0]
     assert services.live_enforce_clocks(now=timezone.now()) == []
@@ -193,6 +195,8 @@ def test_a_conquest_seat_out_of_time_in_four_is_played_by_the_random_bot_and_ran
     specs = [SeatSpec(deck_version=make_deck(u, "conquest", index=i % 2).latest_version, user=u)
              for i, u in enumerate(users)]
     live = services.live_create(seats=specs, initial_ms=1_000)
+    for user in users:  # all came: a player who never did forfeits instead
+        services.live_seat_present(match_id=live.match_id, user=user)
     live, state = state_of(live)
     late = state.to_act()[0]
     assert services.live_enforce_clock(match_id=live.match_id, now=timezone.now() + timedelta(seconds=2)) == [late]
@@ -254,6 +258,7 @@ def test_the_spectator_view_never_names_a_card_in_a_hand(alice, bob, sent):
     (TempoFront's public view lists no decklist, so a hand card has no reason to appear)."""
     live = tempofront_match(alice, bob)
     rng = Rng(11)
+    checked = 0
     for _ in range(60):
         live, state = state_of(live)
         if live.is_over:
@@ -265,10 +270,12 @@ def test_the_spectator_view_never_names_a_card_in_a_hand(alice, bob, sent):
         for name in hand_names - shown:
             if name in json.dumps(state.view(None)):
                 continue  # the same card is also on the board or in a discard pile
+            checked += 1
             assert name not in public and name not in public_now, name
         seat = state.to_act()[0]
         services.live_act(match_id=live.match_id, user=user_for(seat, live),
                           action_json=rng.choice(state.legal_actions(seat)).to_json())
+    assert checked, "some hand card was off the board while the spectator watched: the check ran"
 
 
 def test_reconnecting_gets_the_same_view_and_the_whole_event_log(alice, bob, sent):

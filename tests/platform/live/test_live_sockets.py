@@ -296,6 +296,8 @@ def test_a_player_plays_conquest_against_a_bot_moving_on_the_worker(asgi_server,
 def test_a_clock_running_out_with_nobody_connected_ends_the_match_on_the_worker(celery_worker_process, players):
     alice, bob, _ = players
     live = tempofront_match(alice, bob, initial_ms=1500)
+    for user in (alice, bob):  # both came and left (one who never came would forfeit as a no-show)
+        services.live_seat_present(match_id=live.match_id, user=user)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         live.refresh_from_db()

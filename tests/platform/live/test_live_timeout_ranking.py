@@ -38,6 +38,8 @@ def play_to_the_end_with_one_seat_timed_out(users) -> tuple[LiveMatch, int]:
     specs = [SeatSpec(deck_version=make_deck(u, "conquest", index=i % 2).latest_version, user=u)
              for i, u in enumerate(users)]
     live = services.live_create(seats=specs, initial_ms=1_000, seed=SEED)
+    for user in users:  # all came: a player who never did forfeits instead (test_live_no_show_clock.py)
+        services.live_seat_present(match_id=live.match_id, user=user)
     live, state = fresh(live)
     late = state.to_act()[0]
     later = timezone.now() + timedelta(seconds=2)
