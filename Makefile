@@ -10,6 +10,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): auto is one per core; 0 runs the suite in this process alone.
+TEST_WORKERS ?= auto
 
 .PHONY: install run serve test bench lint
 
@@ -53,7 +55,7 @@ serve:
 
 # pytest's exit status 5 means it collected no tests: that is a failure, not a pass.
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS); status=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
 	exit $$status
 

@@ -34,8 +34,17 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis: in CI (``CI`` set, as .ci/run's runner sets it) every property test draws the
+# same examples on every run (derandomized from the test's own source), so a CI failure
+# replays exactly on any machine; everywhere, a failure prints the ``@reproduce_failure``
+# blob that replays it. A local run keeps exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -282,6 +291,9 @@ def subprocess_env(**extra: str) -> dict[str, str]:
             "request this fixture from a django_db test"
         )
     env = dict(os.environ)
+    # A subprocess is no pytest-xdist worker: the run id it is given (this worker's, or a
+    # test's own) is used as it is, never suffixed again with the worker's name.
+    env.pop("PYTEST_XDIST_WORKER", None)
     env.update(
         DJANGO_SETTINGS_MODULE=os.environ["DJANGO_SETTINGS_MODULE"],
         DATABASE_URL=database_url(connection.settings_dict),

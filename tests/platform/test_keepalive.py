@@ -44,13 +44,13 @@ def test_sigterm_stops_the_command_once_and_does_not_restart_it(tmp_path):
     started = tmp_path / "started"
     script = (
         "import signal, sys, time\n"
-        f"open({str(started)!r}, 'a').write('s')\n"
         f"signal.signal(signal.SIGTERM, lambda *a: (open({str(marker)!r}, 'a').write('t'), sys.exit(0)))\n"
+        f"open({str(started)!r}, 'a').write('s')\n"
         "time.sleep(60)\n"
     )
     proc = keepalive("--min-pause", "0.05", "--", sys.executable, "-c", script)
+    # The child says "started" once its handler is in place: the signal cannot come first.
     wait_for(lambda: started.exists())
-    time.sleep(0.3)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0
@@ -65,14 +65,13 @@ def test_honchos_signal_to_the_process_group_reaches_the_command_once(tmp_path):
     started = tmp_path / "started"
     script = (
         "import signal, sys, time\n"
-        f"open({str(started)!r}, 'a').write('s')\n"
         f"def stop(*a):\n    open({str(marker)!r}, 'a').write('t'); time.sleep(0.5); sys.exit(0)\n"
         "signal.signal(signal.SIGTERM, stop)\n"
+        f"open({str(started)!r}, 'a').write('s')\n"
         "time.sleep(60)\n"
     )
     proc = keepalive("--", sys.executable, "-c", script, start_new_session=True)
     wait_for(lambda: started.exists())
-    time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGTERM)
     proc.communicate(timeout=30)
     assert proc.returncode == 0

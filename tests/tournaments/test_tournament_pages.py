@@ -190,7 +190,9 @@ def test_each_round_has_an_html_page_linked_from_the_event_page(organiser, sent)
 
 def test_round_pages_of_a_draft_are_as_hidden_as_the_event(organiser):
     draft = make_event(organiser, publish=False)
-    assert Client().get(f"/tournaments/{draft.pk}/rounds/1/").status_code == 404
+    response = Client().get(f"/tournaments/{draft.pk}/rounds/1/")
+    assert response.status_code == 404 and "This page is not in the deck." in response.content.decode()
+    assert draft.name not in response.content.decode()
 
 
 def test_the_bracket_shows_each_matchs_score_and_no_unneeded_reset(organiser, sent):

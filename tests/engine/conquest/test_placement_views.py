@@ -94,10 +94,12 @@ def test_C5_amended_a_confirmed_placement_changes_nothing_the_others_see_until_t
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_C5_amended_once_locked_everyone_sees_where_face_down_cards_are_never_which(seats):
     """RULINGS C5 (amended): at the lock, the face-down markers are public, the cards are not."""
+    locks = hidden_cells = 0
     for seed in SEEDS:
         for state, events in _placement_steps(seats, seed):
             if not any(e.kind == "locked" for e in events):
                 continue
+            locks += 1
             placed = {e.data["seat"]: e.data["locations"] for e in events if e.kind == "placed"}
             assert sorted(placed) == list(range(seats))
             for seat in [*range(seats), None]:
@@ -106,6 +108,7 @@ def test_C5_amended_once_locked_everyone_sees_where_face_down_cards_are_never_wh
                     for loc in view["locations"]:
                         cell = loc["units"][owner]
                         if cell is not None and cell["face_down"] and owner != seat:
+                            hidden_cells += 1
                             assert set(cell) == {"owner", "face_down"}
                 text = json.dumps([e.to_json() for e in events if e.visible_to(seat) and e.kind == "placed"])
                 for owner in range(seats):
@@ -114,3 +117,4 @@ def test_C5_amended_once_locked_everyone_sees_where_face_down_cards_are_never_wh
                             u = unit.slots[owner]
                             if u is not None and not u.face_up:
                                 assert POOL[u.card].id not in text and POOL[u.card].name not in text
+    assert locks and hidden_cells, "the seeds reach a lock with face-down units: the rule was checked"

@@ -129,9 +129,10 @@ def test_card_data_errors_for_files_and_duplicates(tmp_path):
 
 
 def test_punishing_reactions_only_answer_entity_actions():
-    for card in CARDS.values():
-        if card.needs_actor:
-            assert card.react_to is not None and card.react_to <= ACTOR_KINDS
+    punishing = [card for card in CARDS.values() if card.needs_actor]
+    assert punishing, "the pool has reactions that punish an actor: the rule below is checked on them"
+    for card in punishing:
+        assert card.react_to is not None and card.react_to <= ACTOR_KINDS, card.name
 
 
 def test_starter_decks_come_from_the_deck_files_and_pass_validation():

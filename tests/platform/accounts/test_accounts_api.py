@@ -67,7 +67,11 @@ def test_register_wrong_content_type(api):
 def test_register_ignores_a_stale_token_header(api):
     api.credentials(HTTP_AUTHORIZATION="Token stale")
     response = api.post(REGISTER, {"username": "dave", "password": GOOD_PASSWORD}, format="json")
-    assert response.status_code == 201
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["user"]["username"] == "dave"
+    assert User.objects.get(username="dave").check_password(GOOD_PASSWORD)
+    assert body["token"] == Token.objects.get(user__username="dave").key != "stale"
 
 
 def test_token_for_good_credentials_is_stable(api):

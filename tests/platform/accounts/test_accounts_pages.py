@@ -90,7 +90,8 @@ def test_profile_lists_the_players_decks(client):
 
 
 def test_profile_of_nobody_is_404(client):
-    assert client.get("/players/nobody/").status_code == 404
+    response = client.get("/players/nobody/")
+    assert response.status_code == 404 and "This page is not in the deck." in response.content.decode()
 
 
 def test_own_profile_redirect_and_api_token(client):

@@ -114,8 +114,9 @@ def test_card_page(client, game):
 
 @pytest.mark.django_db
 def test_unknown_card_page_is_404(client):
-    assert client.get("/cards/conquest/no-such-card/").status_code == 404
-    assert client.get("/cards/chess/pawn/").status_code == 404
+    for path in ("/cards/conquest/no-such-card/", "/cards/chess/pawn/"):
+        response = client.get(path)
+        assert response.status_code == 404 and "This page is not in the deck." in response.content.decode(), path
 
 
 # --------------------------------------------------------------------------- API

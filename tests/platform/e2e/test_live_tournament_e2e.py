@@ -126,7 +126,7 @@ class Crowd:
             if self.gate is None:
                 self.gate = asyncio.Semaphore(10)
             player = self.bench.Player({"user": person.user.pk, "cookie": person.cookie}, self.server, THINK,
-                                       random.Random(self.seed * 1009 + person.user.pk), self.rtts)
+                                       random.Random(f"{self.seed}:{person.user.username}"), self.rtts)
             self.players[person.user.pk] = player
             self.tasks.append(asyncio.create_task(player.notify(self.gate)))
             await asyncio.wait_for(player.ready.wait(), 30)

@@ -80,7 +80,8 @@ def open_lobby_and_stay(page, asgi_server) -> None:
     """Open /live/ and check, once its scripts have asked where the player stands, that it
     is still /live/: the lobby sends a player on only to a match being played."""
     page.goto(asgi_server.url("/live/"), wait_until="networkidle")
-    page.wait_for_timeout(1500)
+    # data-checked: the server has answered where the player stands, and it sent them nowhere.
+    page.locator("[data-live-lobby][data-checked]").wait_for(timeout=15_000)
     assert page.url == asgi_server.url("/live/"), f"the lobby sent the player to {page.url}"
     assert page.locator("[data-queue-state]").inner_text() == ""
     assert page.locator("[data-active-match]").count() == 0
@@ -88,7 +89,7 @@ def open_lobby_and_stay(page, asgi_server) -> None:
 
 def phone_check(page, screenshot, name: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), f"{name} overflows"
     screenshot(page, f"{name}-390")
     page.set_viewport_size({"width": 1400, "height": 900})
@@ -191,6 +192,6 @@ def test_a_challenged_player_is_told_on_any_page_and_accepts_or_declines_on_the_
     alice.locator("[data-challenges-sent] [data-cancel]").click()
     alice.locator("[data-challenges-sent] [data-sent]").wait_for(state="detached", timeout=10_000)
     bob.goto(asgi_server.url("/live/"), wait_until="networkidle")
-    bob.wait_for_timeout(500)
+    bob.locator("[data-live-lobby][data-checked]").wait_for(timeout=15_000)
     assert received.count() == 0
     assert errors == []

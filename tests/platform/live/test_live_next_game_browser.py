@@ -4,36 +4,14 @@ countdown, a spectator only gets the link."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
+from db_thread import in_thread
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
 from live_helpers import make_deck
 from test_live_board_browser import LIVE, open_match
 
 pytestmark = pytest.mark.browser
-
-
-def in_thread(work) -> None:
-    """Run database work outside the test's thread, where Playwright keeps an event loop
-    running (Django refuses synchronous queries there)."""
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-            failure.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(30)
-    if failure:
-        raise failure[0]
 
 
 def cookie_of(user: User) -> str:
@@ -101,11 +79,21 @@ def test_a_player_may_stay_on_the_finished_board(series, asgi_server, browser_pa
 
     first, second, alice_cookie, _ = series
     page = browser_page
+    # The page's timers run on a clock the test moves: the countdown's five seconds pass at
+    # once, and any navigation they started is recorded.
+    page.clock.install()
+    left_for: list[str] = []
+    page.on("request", lambda request: left_for.append(request.url) if request.is_navigation_request() else None)
     errors = open_match(page, asgi_server, first, alice_cookie, 390)
     page.locator("[data-result] [data-ending]").wait_for(timeout=15_000)
     in_thread(lambda: services.live_link_next(match_id=first, next_match_id=second))
     page.locator("[data-next-stay]").click(timeout=15_000)
-    page.wait_for_timeout(6_500)
+    opened = len(left_for)
+    page.clock.run_for(6_500)
+    # A request the page sends after the countdown's time is a barrier: a navigation the
+    # countdown started would have been requested before it.
+    assert page.evaluate("fetch('/healthz').then((answer) => answer.status)") == 200
+    assert left_for[opened:] == [], "the countdown still opened the next game"
     assert page.url.endswith(f"/live/{first}/")
     assert page.locator("[data-next-countdown]").count() == 0
     assert page.locator("[data-result] [data-next-game]").is_visible()

@@ -3,6 +3,7 @@ pagination, match status, and replays verified by the engine before they are ser
 
 from __future__ import annotations
 
+import json
 import zlib
 
 import pytest
@@ -253,6 +254,10 @@ def test_replay_response_is_compressed_for_clients_that_accept_gzip(alice, bob, 
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     response = client_for().get(f"/api/matches/{match.pk}/replay/?game=1", HTTP_ACCEPT_ENCODING="gzip")
     assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
+    plain = client_for().get(f"/api/matches/{match.pk}/replay/?game=1")
+    assert "Content-Encoding" not in plain
+    unpacked = zlib.decompress(response.content, 16 + zlib.MAX_WBITS)
+    assert len(response.content) < len(unpacked) and json.loads(unpacked) == plain.json()
 
 
 def test_the_schema_documents_the_matches_endpoints(db):

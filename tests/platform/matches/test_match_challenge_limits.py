@@ -33,6 +33,9 @@ def test_a_challenge_sets_up_no_game_in_the_request(alice, bob, enqueued, monkey
     monkeypatch.setattr(type(game), "new_match", refuse)
     response = client_for(alice).post("/api/matches/", {"decks": [mine.pk, theirs.pk]}, format="json")
     assert response.status_code == 201, response.content
+    match = Match.objects.get(pk=response.json()["id"])
+    assert match.status == Match.Status.QUEUED and match.created_by == alice
+    assert not match.games.exists() and response.json()["status"] == "queued"
 
 
 @pytest.mark.parametrize(("game", "params", "bound"), [

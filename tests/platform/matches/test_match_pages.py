@@ -150,5 +150,25 @@ def test_socket_of_an_unknown_match_is_closed(db, in_memory_layer):
     assert message["type"] == "websocket.close" and message["code"] == 4404
 
 
-def test_broadcast_of_a_deleted_match_is_silent(db):
-    match_broadcast(match_id=123456)
+def test_broadcast_of_a_deleted_match_is_silent(alice, bob, enqueued, in_memory_layer, caplog):
+    """A broadcast for a match that is gone sends nothing to its group and logs no error;
+    the same call for a match that exists reaches its group, sent after the first, so the
+    first message on the channel shows that nothing came before it."""
+    import logging
+
+    from channels.layers import get_channel_layer
+
+    from matches.services import group_name
+
+    match = match_challenge(created_by=alice, deck_versions=[version(make_deck(alice, "conquest")),
+                                                             version(make_deck(bob, "conquest", index=1))], best_of=1)
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    for match_id in (123456, match.pk):
+        async_to_sync(layer.group_add)(group_name(match_id), channel)
+    with caplog.at_level(logging.ERROR, logger="web.effects"):
+        match_broadcast(match_id=123456)
+        match_broadcast(match_id=match.pk)
+    first = async_to_sync(layer.receive)(channel)
+    assert first["type"] == "match.update" and first["match"]["id"] == match.pk
+    assert not [r for r in caplog.records if "could not build" in r.getMessage()], caplog.text

@@ -177,8 +177,9 @@ def test_the_same_task_delivered_three_times_to_two_workers_plays_the_match_once
 
 def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_worker_process, spawn, alice, bob,
                                                                        monkeypatch):
-    """Worker A (lease 2 s) plays a best-of-5 of slow search bots and is SIGKILLed after
-    game 1. Its lease expires; beat runs the sweeper every second, which re-queues the
+    """Worker A (lease 2 s) plays a best-of-5 of search bots (``search:fast``: a game takes
+    about a second, long enough to be killed in the middle of game 2) and is SIGKILLed
+    after game 1. Its lease expires; beat runs the sweeper every second, which re-queues the
     match; another worker (a fresh one, or the suite's) goes on from the first unplayed
     game and completes it."""
     from django.utils import timezone
@@ -187,8 +188,8 @@ def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_wo
 
     queue = f"matches-kill-{uuid.uuid4().hex[:6]}"
     doomed = spawn("doomed-worker", queues=queue, MATCHES_LEASE_SECONDS="2")
-    decks = [make_deck(alice, "tempofront", pilot="search:strong"),
-             make_deck(bob, "tempofront", index=1, pilot="search:strong")]
+    decks = [make_deck(alice, "tempofront", pilot="search:fast"),
+             make_deck(bob, "tempofront", index=1, pilot="search:fast")]
     # Created without the usual enqueue, then sent to worker A's private queue alone.
     monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
     match = challenge(decks, best_of=5, seed=99)
