@@ -169,7 +169,7 @@ def play_rest(match_id: int, game: str) -> None:
     from live.models import LiveMatch
 
     def run():
-        live = LiveMatch.objects.get(pk=match_id)
+        live = LiveMatch.objects.get(match_id=match_id)
         users = [User.objects.get(username=n) for n in ("alice", "bob")]
         seed_rng = TF_RNG if game == "tempofront" else CQ_RNG
         for seat, action in script(live, seed_rng)[len(live.log):]:
