@@ -175,7 +175,10 @@ class _Job:
         self.error: BaseException | None = None
         self.done = threading.Event()
         self.lock = threading.Lock()
-        self.running = True
+        #: True while the bot's ``act`` may be on the thread's stack: only then may a stop
+        #: be raised in the thread (a stop raised before the job starts, or after it ends,
+        #: would land in the thread's wait for its next job).
+        self.running = False
         #: When the bot began and ended deciding (``time.perf_counter()``): the limit counts
         #: from the start of the bot's own work, not from a thread hand-over delayed by a
         #: busy machine.
@@ -185,6 +188,8 @@ class _Job:
     def run(self) -> None:
         try:
             try:
+                with self.lock:
+                    self.running = True
                 self.began = time.perf_counter()
                 self.action = self.bot.act(self.observation, self.seat, self.rng)
             except BaseException as exc:  # reported to the caller, never raised in this thread
@@ -293,10 +298,13 @@ class Decisions:
 def _serve(jobs: queue.SimpleQueue) -> None:
     """A decision thread: runs the jobs it is given until it is given None."""
     while True:
-        job = jobs.get()
-        if job is None:
-            return
-        job.run()
+        try:
+            job = jobs.get()
+            if job is None:
+                return
+            job.run()
+        except DecisionOverrun:  # a stop that arrived as its decision ended: nothing to stop
+            continue
 
 
 def decide(bot: Any, state: State, seat: int, rng: Rng, *, limit: float | None,
@@ -375,7 +383,7 @@ def play_match(
     errors: list[BotError] = []
     spent = [0.0] * len(bots)
     counts = [0] * len(bots)
-    all_events: list[Event] | None = list(getattr(state, "opening_events", ())) if record_events else None
+    all_events: list[Event] | None = list(state.opening_events) if record_events else None
 
     def record(seat: int, action: Action) -> None:
         events = state.apply(seat, action)
