@@ -150,11 +150,12 @@ def test_the_same_task_delivered_three_times_to_two_workers_plays_the_match_once
     find it held or done and play nothing."""
     other = spawn("second-worker")
     # A fixed seed: the same deals and decisions every run, so only the race varies.
-    match = challenge([make_deck(alice, "conquest", pilot="search:fast"),
-                       make_deck(bob, "conquest", index=1, pilot="search:fast")], best_of=5, seed=11)
+    # Greedy pilots: the race is over the claim, which the duplicates lose whether the
+    # match is still being played (held) or already over (done) when they arrive.
+    match = challenge([make_deck(alice, "conquest", pilot="greedy"),
+                       make_deck(bob, "conquest", index=1, pilot="greedy")], best_of=5, seed=11)
     for _ in range(2):
         celery_app.send_task(RUN_MATCH, args=[match.pk])
-    # Generous: five games of search bots on a busy two-core machine can take minutes.
     match = wait_for_match(match.pk, timeout=300, logs=[celery_worker_process, other])
     # Played once: one delivery finished it, or its deciding game tied and Match the Twos
     # (the run_tiebreak task) completed it; never two finishes. The task that played writes
