@@ -7,6 +7,7 @@ Django, Celery or Channels: the platform depends on the engine, never the revers
 
 from engine.core import (
     Action,
+    CardUsage,
     DeckError,
     Decklist,
     Event,
@@ -24,6 +25,7 @@ games = GameRegistry({"tempofront": "engine.tempofront", "conquest": "engine.con
 
 __all__ = [
     "Action",
+    "CardUsage",
     "DeckError",
     "Decklist",
     "Event",

@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -314,6 +315,42 @@ def places_from_scores(scores: Sequence[Any], *, higher_is_better: bool = True) 
     return tuple(places)
 
 
+# --------------------------------------------------------------------------- card usage
+
+
+@dataclass
+class CardUsage:
+    """One seat's cards drawn and played in one finished game, counted by card id (the
+    ``id`` of ``Game.cards()``, which card pages use).
+
+    What "drawn" and "played" mean is each game's own (``Game.card_usage``; the rules page
+    of each game says it). ``drawn[c]`` counts every time a copy of ``c`` was drawn, so a
+    card drawn twice counts twice; :attr:`drawn_cards` is presence, what a "win rate when
+    drawn" counts once per game. Counters never hold a zero or a negative count.
+    """
+
+    drawn: Counter[str] = field(default_factory=Counter)
+    played: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def drawn_cards(self) -> frozenset[str]:
+        """The cards drawn at least once."""
+        return frozenset(card for card, n in self.drawn.items() if n > 0)
+
+    @property
+    def played_cards(self) -> frozenset[str]:
+        """The cards played at least once."""
+        return frozenset(card for card, n in self.played.items() if n > 0)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"drawn": dict(sorted(self.drawn.items())), "played": dict(sorted(self.played.items()))}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> CardUsage:
+        return cls(drawn=Counter({str(c): int(n) for c, n in (data.get("drawn") or {}).items()}),
+                   played=Counter({str(c): int(n) for c, n in (data.get("played") or {}).items()}))
+
+
 # --------------------------------------------------------------------------- decklists
 
 _LINE = re.compile(r"^\s*(\d+)\s*[xX]?\s+(\S.*?)\s*$")
@@ -549,6 +586,9 @@ class State(Protocol):
 
     game: str
     num_seats: int
+    #: What happened while the match was set up (shuffles, opening draws), for logs and
+    #: the replay viewer's first frame; empty when nothing did, and on a clone.
+    opening_events: list[Event]
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that must act now: empty when the match is over; several where the
@@ -578,9 +618,6 @@ class State(Protocol):
 
     def to_json(self) -> dict[str, JSON]: ...
 
-    # A state may also carry ``opening_events``: what happened while the match was set
-    # up (shuffles, opening draws), for logs and the replay viewer's first frame.
-
 
 class Game:
     """Fixed metadata and factories for one game. Subclasses fill the blanks.
@@ -600,6 +637,8 @@ class Game:
     - a match stopped before its end: :meth:`adjudicate`;
     - standings: :meth:`standings_scores` and ``standings_score_label`` (a per-seat score
       that an event adds up and ranks by after the other tiebreakers);
+    - the deck lab: :meth:`card_usage` (per seat, the cards drawn and played in a
+      finished game), which a game opts into with :meth:`card_usage_from_events`;
     - presentation: ``title``, ``commander_label``, ``art_hue`` and ``art_dots`` (the
       card art's palette and what its ring of dots counts).
     """
@@ -647,7 +686,7 @@ class Game:
     def match_the_twos(self, card_lists: Mapping[int, Sequence[str]], rng: Rng) -> dict[str, JSON]:
         """Match the Twos between ``card_lists`` (id -> card names), comparing
         :meth:`twos_numbers`; the record of ``engine.conquest.tiebreak.match_the_twos``."""
-        from engine.conquest.tiebreak import match_the_twos
+        from engine.conquest.tiebreak import match_the_twos  # cycle: engine.conquest.tiebreak imports engine.core
 
         return match_the_twos(card_lists, rng, printed=self.twos_numbers())
 
@@ -661,6 +700,67 @@ class Game:
         """Per seat, the score of one finished game (``Outcome.to_json()``) that an event's
         standings add up (``standings_score_label``); None when the game has none."""
         return None
+
+    @property
+    def reports_card_usage(self) -> bool:
+        """Whether :meth:`card_usage` works for this game (it implements
+        :meth:`card_usage_from_events`): the deck lab offers only such games."""
+        return type(self).card_usage_from_events is not Game.card_usage_from_events
+
+    def card_usage(self, replay: Replay, *, events: Sequence[Event] | None = None) -> list[CardUsage]:
+        """Per seat, the cards drawn and played in the finished game ``replay`` records.
+
+        ``events``: every event of that game in order, the opening events first (what
+        ``play_match(..., record_events=True)`` returns as ``MatchResult.events``); given,
+        nothing is replayed, which costs nothing. Without them the replay is played again
+        once, collecting the events the engine emits (no bot, no view, no clone).
+
+        Hidden information: the usage names the cards of every hand, so it is only reported
+        for a finished game. Raises ``ValueError`` for a replay of another game or of other
+        rules, one that is not finished (or ends before its game does when replayed) or an
+        action that is illegal on replay, and ``NotImplementedError`` for a game that does
+        not report usage (:attr:`reports_card_usage`)."""
+        label = self.title or self.name
+        if replay.game != self.name:
+            raise ValueError(f"this is a replay of {replay.game!r}, not of {label}")
+        if not self.reports_card_usage:
+            raise self._no_card_usage()
+        check_rules_version(replay, self)
+        if events is None:
+            events = self.replay_events(replay)
+        elif replay.outcome is None:
+            raise ValueError(f"card usage is reported for finished games only: this {label} replay has no outcome")
+        return self.card_usage_from_events(replay.decks, events)
+
+    def replay_events(self, replay: Replay) -> list[Event]:
+        """Every event of the finished game ``replay`` records, opening events first, from
+        playing its actions again. Raises ``ValueError`` as :meth:`card_usage` does."""
+        label = self.title or self.name
+        check_rules_version(replay, self)
+        state = self.new_match(replay.decks, replay.seed, replay.params)
+        events = list(state.opening_events)
+        for number, (seat, action) in enumerate(replay.actions, start=1):
+            try:
+                events.extend(state.apply(seat, action))
+            except IllegalAction as exc:
+                raise ValueError(f"action {number} of this {label} replay is illegal on replay: {exc}") from None
+        if state.outcome is None:
+            raise ValueError(f"card usage is reported for finished games only: this {label} replay of "
+                             f"{len(replay.actions)} actions ends before its game does")
+        return events
+
+    def card_usage_from_events(self, decks: Sequence[Decklist], events: Sequence[Event]) -> list[CardUsage]:
+        """Per seat of a finished game played with ``decks``, the cards drawn and played,
+        read from every event of the game (private ones included), opening events first.
+
+        The one hook a game implements to report usage; its rules page says what "drawn"
+        and "played" mean in it. Default: the game does not report usage."""
+        raise self._no_card_usage()
+
+    def _no_card_usage(self) -> NotImplementedError:
+        return NotImplementedError(
+            f"{self.title or self.name} does not report the cards drawn and played in its games: its Game needs "
+            "card_usage_from_events (docs/architecture.md, 'Cards drawn and played')")
 
     def new_match(self, decks: Sequence[Decklist], seed: int, params: Mapping[str, JSON] | None = None) -> State:
         raise NotImplementedError
@@ -852,7 +952,7 @@ def replay_states(replay: Replay, registry: Mapping[str, Game] | None = None):
     game = registry[replay.game]
     check_rules_version(replay, game)
     state = game.new_match(replay.decks, replay.seed, replay.params)
-    yield -1, state, list(getattr(state, "opening_events", ()))
+    yield -1, state, list(state.opening_events)
     for index, (seat, action) in enumerate(replay.actions):
         events = state.apply(seat, action)
         yield index, state, events
@@ -901,6 +1001,6 @@ def verify_replay(replay: Replay, registry: Mapping[str, Game] | None = None) ->
 
 
 def _default_registry() -> Mapping[str, Game]:
-    from engine import games
+    from engine import games  # cycle: engine (the registry) imports engine.core
 
     return games

@@ -9,7 +9,19 @@ from typing import Any
 from engine.conquest.params import SPECS, Params, check_params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
 from engine.conquest.state import ConquestState
-from engine.core import DeckError, Decklist, Game, Outcome, ParamSpec, parse_decklist, places_from_scores
+from engine.conquest.tiebreak import break_ties
+from engine.conquest.usage import card_usage
+from engine.core import (
+    CardUsage,
+    DeckError,
+    Decklist,
+    Event,
+    Game,
+    Outcome,
+    ParamSpec,
+    parse_decklist,
+    places_from_scores,
+)
 
 DECKS_DIR = Path(__file__).parent / "decks"
 
@@ -41,8 +53,6 @@ class ConquestGame(Game):
         return {**(params or {}), "tiebreak": "deferred"}
 
     def break_ties(self, outcome: Outcome, decks: Sequence[Decklist], seed: int) -> Outcome:
-        from engine.conquest.tiebreak import break_ties
-
         return break_ties(outcome, decks, seed)
 
     def twos_numbers(self) -> dict[str, int | None]:
@@ -146,6 +156,12 @@ class ConquestGame(Game):
             problems.append(f"{decklist.size} card{'' if decklist.size == 1 else 's'}; {_rule(rules, 'deck_size')}"
                             f"a deck has exactly {rules.deck_size} (plus its Celestial){_default(rules, 'deck_size')}")
         return problems
+
+    def card_usage_from_events(self, decks: Sequence[Decklist], events: Sequence[Event]) -> list[CardUsage]:
+        """Drawn: drawn into the hand (the kept opening draw, draws); played: a unit placed
+        at a Location (at the lock, face down) or a Lightspeed card played. See ``usage.py``
+        and docs/rules/conquest.md, "Cards drawn and played"."""
+        return card_usage(events, len(decks))
 
     def parse_deck_text(self, text: str, *, name: str = "") -> Decklist:
         """Parse without resolving or validating (for tests that build bad decks)."""

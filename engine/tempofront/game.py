@@ -8,10 +8,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.core import DeckError, Decklist, Game, ParamSpec, parse_decklist
+from engine.core import CardUsage, DeckError, Decklist, Event, Game, ParamSpec, parse_decklist
 from engine.tempofront.cards import BY_NAME, CARDS, LEADER, TYPE_TITLES
 from engine.tempofront.params import SPECS, Params, check_params, default_params, make_params
 from engine.tempofront.state import TempoState
+from engine.tempofront.usage import card_usage
 
 DECK_DIR = Path(__file__).parent / "decks"
 
@@ -126,6 +127,12 @@ class TempoFrontGame(Game):
         """T1 under the rules ``params`` make (None: the defaults): see ``Game.validate_deck``.
         Raises ``ValueError`` naming a bad parameter."""
         return deck_problems(decklist, make_params(params))
+
+    def card_usage_from_events(self, decks: Sequence[Decklist], events: Sequence[Event]) -> list[CardUsage]:
+        """Drawn: entered the hand from the deck (the kept opening hand, draws, a Scout's
+        pick); played: declared from hand or Reserve and paid for. See ``usage.py`` and
+        docs/rules/tempofront.md, "Cards drawn and played"."""
+        return card_usage(events, len(decks))
 
 
 @lru_cache(maxsize=1)

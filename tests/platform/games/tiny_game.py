@@ -8,6 +8,10 @@ the players then take turns playing one card from their hand, ``rounds`` times e
 total of played numbers wins; equal totals share the place. Every card is public, so
 ``view`` shows everything and ``determinize`` is a copy.
 
+Card usage (``Game.card_usage``, for the deck lab): a card is *drawn* when it enters a
+hand (the three of the opening hand, one after each play) and *played* when it is played
+from the hand; both are read from the game's public ``draw`` and ``play`` events.
+
 :func:`register` makes it ``engine.games["highcard"]``; a worker started with
 ``--include tiny_game_registered`` (and this folder on its ``PYTHONPATH``) knows it too.
 Importing this module registers nothing, so that collecting the tests leaves the other
@@ -22,6 +26,7 @@ from typing import Any
 import engine
 from engine.core import (
     Action,
+    CardUsage,
     DeckError,
     Decklist,
     Event,
@@ -74,10 +79,11 @@ class HighcardState:
             raise IllegalAction(f"seat {seat} cannot play {card!r}", "Highcard play")
         self.hands[seat].remove(card)
         self.played[seat].append(card)
+        events = [Event("play", f"Seat {seat} plays {card}", {"seat": seat, "card": card})]
         if self.decks[seat]:
-            self.hands[seat].append(self.decks[seat].pop())
+            events.append(_draw(self, seat))
         self.turn = (self.turn + 1) % self.num_seats
-        return [Event("play", f"Seat {seat} plays {card}", {"seat": seat, "card": card})]
+        return events
 
     @property
     def outcome(self) -> Outcome | None:
@@ -113,6 +119,17 @@ class HighcardState:
                    rng=Rng.from_json(data["rng"]))
 
 
+def _draw(state: HighcardState, seat: int) -> Event:
+    card = state.decks[seat].pop()
+    state.hands[seat].append(card)
+    return Event("draw", f"Seat {seat} draws {card}", {"seat": seat, "card": card})
+
+
+def _card_id(name: str) -> str:
+    """A card's id, as ``cards()`` and the card pages name it."""
+    return name.lower().replace(" ", "-")
+
+
 class HighcardGame(Game):
     """Highcard's metadata, rules parameters, pool, deck rules and the contract's hooks."""
 
@@ -143,8 +160,10 @@ class HighcardGame(Game):
             pile = sorted(name for name, n in deck.cards for _ in range(n))
             rng.shuffle(pile)
             piles.append(pile)
-        hands = [[pile.pop() for _ in range(HAND)] for pile in piles]
-        return HighcardState(decks=piles, hands=hands, played=[[], []], turn=0, rounds=rules["rounds"], rng=rng)
+        state = HighcardState(decks=piles, hands=[[], []], played=[[], []], turn=0, rounds=rules["rounds"],
+                              rng=rng)
+        state.opening_events = [_draw(state, seat) for seat in range(2) for _ in range(HAND)]
+        return state
 
     def state_from_json(self, data: Mapping[str, Any]) -> HighcardState:
         return HighcardState.from_json(data)
@@ -153,9 +172,9 @@ class HighcardGame(Game):
         return [*CAPTAINS, *VALUES]
 
     def cards(self) -> list[dict[str, Any]]:
-        captains = [{"id": name.lower().replace(" ", "-"), "name": name, "type": "captain",
+        captains = [{"id": _card_id(name), "name": name, "type": "captain",
                      "text": "Leads a Highcard deck."} for name in CAPTAINS]
-        numbers = [{"id": name.lower(), "name": name, "type": "number", "value": value,
+        numbers = [{"id": _card_id(name), "name": name, "type": "number", "value": value,
                     "text": f"Worth {value} when played."} for name, value in VALUES.items()]
         return captains + numbers
 
@@ -183,6 +202,16 @@ class HighcardGame(Game):
 
     def twos_numbers(self) -> dict[str, int | None]:
         return dict(VALUES)
+
+    def card_usage_from_events(self, decks: Sequence[Decklist], events: Sequence[Event]) -> list[CardUsage]:
+        """Drawn: entered the hand (``draw`` events); played: played from it (``play`` events)."""
+        usage = [CardUsage() for _ in decks]
+        for event in events:
+            if event.kind == "draw":
+                usage[event.data["seat"]].drawn[_card_id(event.data["card"])] += 1
+            elif event.kind == "play":
+                usage[event.data["seat"]].played[_card_id(event.data["card"])] += 1
+        return usage
 
 
 GAME = HighcardGame()
