@@ -3,7 +3,7 @@
 #   make serve  start web + worker + beat only
 #   make test   install if needed, run the whole test suite
 #   make bench  engine speed, pairing, live bot latency into bench/RESULTS.md (BENCH_ARGS=--strength: bots, hours)
-#   make lint   ruff
+#   make lint   ruff, and import-linter's contracts on the layers of the packages (pyproject.toml)
 
 SHELL := /bin/bash
 VENV := .venv
@@ -64,3 +64,4 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports

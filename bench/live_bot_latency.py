@@ -47,7 +47,7 @@ django.setup()
 from django.contrib.auth import get_user_model
 from decks.demo import demo_deck
 from decks.selectors import starter_decks
-from live import selectors, services
+from live import challenges, moves, selectors
 from live.models import LiveMatch
 from matches.models import Match
 from matches.services import match_challenge
@@ -74,7 +74,7 @@ top_up()
 time.sleep(3)
 waits, bot_moves, person_moves = [], 0, 0
 for _ in range(matches):
-    live = services.live_play_bot(user=user, deck_version=deck, bot="greedy", initial_ms=900_000, increment_ms=0)
+    live = challenges.live_play_bot(user=user, deck_version=deck, bot="greedy", initial_ms=900_000, increment_ms=0)
     last_top_up = 0.0
     while True:
         if time.monotonic() - last_top_up > 1.0:
@@ -84,8 +84,8 @@ for _ in range(matches):
         if payload["status"] != "active":
             break
         if payload["legal"]:
-            services.live_act(match_id=live.match_id, user=user, action_json=rng.choice(payload["legal"]),
-                              expected_index=payload["index"])
+            moves.live_act(match_id=live.match_id, user=user, action_json=rng.choice(payload["legal"]),
+                           expected_index=payload["index"])
             person_moves += 1
         else:
             time.sleep(0.01)

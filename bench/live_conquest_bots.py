@@ -28,7 +28,6 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
@@ -60,25 +59,33 @@ def play_games(*, games: int, seats: Sequence[int] = (2, 4), bots: Sequence[str]
     database with the project's tables (the bench's throwaway one, or a test's)."""
     from django.contrib.auth.models import User
 
-    from live import engine_state, services, tasks
+    from decks.models import Deck
+    from live import broadcasts, challenges, engine_state, tasks
+    from live import moves as live_moves
     from live.models import LiveMatch
+    from web import effects
 
     rng = random.Random(seed)
     site, _ = User.objects.get_or_create(username="bench-live-site")
     person, _ = User.objects.get_or_create(username="bench-live-person")
-    if not services.Deck.objects.filter(game="conquest", is_starter=True, archived=False).exists():
+    if not Deck.objects.filter(game="conquest", is_starter=True, archived=False).exists():
         _decks(site, starter=True)
     mine = _decks(person, starter=False)
     pending: deque[list] = deque()
     counts = {"games": 0, "finished": 0, "actions": 0, "bot_tasks": 0, "person_moves": 0, "views": 0,
               "by_seats": {}, "errors": []}
 
-    def enqueue(task, args, *, countdown=None, queue="live", merge=None):
-        if task == services.BOT_ACT:
-            pending.append(list(args))
+    seen = {"tasks": 0, "sends": 0}
 
-    def broadcast(messages):
-        counts["views"] += len(messages)
+    def take(record) -> None:
+        """Queue the bot moves asked since the last look; count the views sent meanwhile."""
+        for task, args, _, _ in record.tasks[seen["tasks"]:]:
+            if task == broadcasts.BOT_ACT:
+                pending.append(list(args))
+        for _, message in record.sends[seen["sends"]:]:
+            if message.get("type") == "live.views":
+                counts["views"] += len(message["views"])
+        seen["tasks"], seen["sends"] = len(record.tasks), len(record.sends)
 
     def error(match_id: int, what: str) -> None:
         counts["errors"].append(f"match {match_id}: {what}")
@@ -86,16 +93,18 @@ def play_games(*, games: int, seats: Sequence[int] = (2, 4), bots: Sequence[str]
             progress(f"error in match {match_id}: {what.splitlines()[-1]}")
 
     started = time.perf_counter()
-    with mock.patch.object(services, "_enqueue", enqueue), mock.patch.object(services, "broadcast", broadcast):
+    with effects.recording() as record:
         for number in range(games):
             n, bot = seats[number % len(seats)], bots[(number // len(seats)) % len(bots)]
+            take(record)
             pending.clear()
-            live = services.live_play_bot(user=person, deck_version=mine[number % len(mine)], bot=bot, seats=n,
-                                          initial_ms=3_600_000, increment_ms=0)
+            live = challenges.live_play_bot(user=person, deck_version=mine[number % len(mine)], bot=bot, seats=n,
+                                            initial_ms=3_600_000, increment_ms=0)
             match_id = live.match_id
             counts["games"] += 1
             stalls = 0
             while True:
+                take(record)
                 if pending:
                     args = pending.popleft()
                     counts["bot_tasks"] += 1
@@ -121,8 +130,8 @@ def play_games(*, games: int, seats: Sequence[int] = (2, 4), bots: Sequence[str]
                 if legal:
                     stalls = 0
                     try:
-                        services.live_act(match_id=match_id, user=person, action_json=rng.choice(legal).to_json(),
-                                          expected_index=len(live.log))
+                        live_moves.live_act(match_id=match_id, user=person, action_json=rng.choice(legal).to_json(),
+                                            expected_index=len(live.log))
                         counts["person_moves"] += 1
                     except Exception:
                         error(match_id, traceback.format_exc())

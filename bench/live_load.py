@@ -48,8 +48,8 @@ def setup_matches(count: int, run: str) -> list[tuple[int, str, str]]:
 
     from decks.services import deck_register
     from engine import games
-    from live import services
-    from live.services import SeatSpec
+    from live import creation
+    from live.creation import SeatSpec
 
     game = games["tempofront"]
     starters = list(game.starter_decks().values())
@@ -65,7 +65,7 @@ def setup_matches(count: int, run: str) -> list[tuple[int, str, str]]:
             client = Client()
             client.force_login(user)
             cookies.append(f"sessionid={client.cookies['sessionid'].value}")
-        live = services.live_create(seats=[SeatSpec(deck_version=versions[s], user=users[s]) for s in range(2)],
+        live = creation.live_create(seats=[SeatSpec(deck_version=versions[s], user=users[s]) for s in range(2)],
                                     initial_ms=3_600_000, increment_ms=0)
         out.append((live.match_id, cookies[0], cookies[1]))
     return out

@@ -310,7 +310,7 @@ def start_timed(event_id: int) -> dict:
     """Start the event (round 1 is paired in this process), timing its parts."""
     from django.db import connections
 
-    from live import notify, services
+    from live import creation, notify
 
     # The organiser's button is served by a web process that has its URLs loaded already:
     # load them here too, so that the first reverse() of the round is not timed as its own.
@@ -321,8 +321,8 @@ def start_timed(event_id: int) -> dict:
 
     LiveMatch(match_id=1).get_absolute_url()
     timings = Timings()
-    timings.wrap(services, "live_plan", "live_plan (per match: checked and dealt, in the transaction)")
-    timings.wrap(services, "live_create_many", "live_create_many (the round's matches written, in the transaction)")
+    timings.wrap(creation, "live_plan", "live_plan (per match: checked and dealt, in the transaction)")
+    timings.wrap(creation, "live_create_many", "live_create_many (the round's matches written, in the transaction)")
     timings.wrap(type(connections["default"]), "commit", "commit")
     timings.wrap(notify, "_notices", "notices read after commit (the round's, in one query)")
     timings.wrap(effects, "_send_task", "Celery send_task after commit (one broker connection)")
@@ -367,7 +367,8 @@ def probe(server: str, run: str, times: int = 30) -> dict:
     from decks.services import deck_register
     from engine import games
     from live import engine_state, selectors
-    from live.services import SeatSpec, live_adjudicate, live_create
+    from live.creation import SeatSpec, live_create
+    from live.endings import live_adjudicate
 
     game = games["tempofront"]
     name, decklist = next(iter(game.starter_decks().items()))

@@ -117,8 +117,8 @@ def engine_time(matches) -> float:
     from engine import games
     from engine.bots import make_bot
     from engine.runner import play_match
+    from matches.play import game_params, game_seed
     from matches.scoring import seat_order
-    from matches.tasks import game_params, game_seed
 
     total = 0.0
     for match in matches:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine import games
 from engine.bots import make_bot
+from engine.bots.arena import run_arena
 from engine.core import DeckError, Decklist, Replay, verify_replay
 from engine.runner import play_match
 
@@ -108,8 +109,6 @@ def cmd_play(args) -> int:
 
 
 def cmd_arena(args) -> int:
-    from engine.bots.arena import run_arena
-
     game = _game(args.game)
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
     names = [d for d in (args.decks or "").split(",") if d.strip()]

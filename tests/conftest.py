@@ -219,6 +219,17 @@ def fresh_channel_layers() -> Iterator[None]:
     channel_layers.backends.clear()
 
 
+@pytest.fixture
+def effects_recorded():
+    """Every task and channel-layer message the code under test would send, recorded instead
+    of sent (``web.effects.recording``): ``.tasks`` as (name, args, queue, countdown),
+    ``.sends`` as (group, message), in order."""
+    from web import effects
+
+    with effects.recording() as record:
+        yield record
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove what this run left behind: ``var/test-<run id>/`` (broker folder, logs) and
     its keys in Redis (``test-<run id>:...``)."""

@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        # In ready(): models and receivers load once the app registry is.
         from matches.models import Match
         from matches.signals import match_failed, match_finished
         from tournaments import receivers

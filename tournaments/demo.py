@@ -27,7 +27,11 @@ from django.utils import timezone
 from decks.models import Deck
 from decks.services import deck_register
 from engine import games
-from tournaments.models import Entry, Tournament
+from matches.models import Match, MatchGame
+from matches.tasks import run_match
+from matches.tasks import run_tiebreak as run_match_tiebreak
+from tournaments.models import Entry, Tiebreak, Tournament
+from tournaments.services import tournament_advance, tournament_create, tournament_start, tournament_tiebreak_resolve
 from web.demo import DEMO_USERNAME
 
 PLAYERS = ("ana", "bo", "cyd", "dee", "eli", "fay", "gus", "hal")
@@ -76,12 +80,6 @@ def _play(tournament: Tournament, log: Callable[[str], None]) -> None:
     itself, run eagerly, then the event advanced."""
     from django.db.models import Q
 
-    from matches.models import Match, MatchGame
-    from matches.tasks import run_match
-    from matches.tasks import run_tiebreak as run_match_tiebreak
-    from tournaments.models import Tiebreak
-    from tournaments.services import tournament_advance, tournament_tiebreak_resolve
-
     for _ in range(200):
         tournament.refresh_from_db()
         if tournament.state != Tournament.State.RUNNING:
@@ -105,8 +103,6 @@ def _play(tournament: Tournament, log: Callable[[str], None]) -> None:
 
 
 def load_demo_data(*, log: Callable[[str], None]) -> None:
-    from tournaments.services import tournament_create, tournament_start
-
     organiser = get_user_model().objects.filter(username=DEMO_USERNAME).first()
     if organiser is None:
         log(f"no '{DEMO_USERNAME}' user: no demo tournaments")
@@ -141,8 +137,6 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
 
 
 def _open_live_event(organiser, now, log: Callable[[str], None]) -> None:
-    from tournaments.services import tournament_create
-
     if Tournament.objects.filter(name=LIVE, organiser=organiser, state=Tournament.State.OPEN).exists():
         log(f"'{LIVE}' is already open")
         return

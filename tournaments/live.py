@@ -7,15 +7,15 @@ how a table is played; pairing, standings and brackets are the same formats. Her
   start, the no-show and round limits, the bot cap of a mixed event.
 - **Check-in** (:func:`tournament_check_in`): in the window before the start; at the
   start (:func:`apply_check_in`) people who did not check in leave the field.
-- **Games** (:func:`create_game`): each table is a live match (``live.services.live_create``)
+- **Games** (:func:`create_game`): each table is a live match (``live.creation.live_create``)
   with the event's clock and spectator delay; its players are told on any page
   (``live.notify.live_notify_seats``).
 - **Rounds** (:func:`round_opened`, :func:`sync_pairing`): a player not connected
   ``no_show_minutes`` after their game started forfeits the match
-  (``live.services.live_forfeit``); two absences in a row drop the entry; a game still
+  (``live.endings.live_forfeit``); two absences in a row drop the entry; a game still
   running at the round's deadline is decided by the rules' own end condition, or drawn
-  (``live.services.live_adjudicate``). A best-of match is a series of live games, each
-  linked to the next (``live.services.live_link_next``), so the board carries the
+  (``live.endings.live_adjudicate``). A best-of match is a series of live games, each
+  linked to the next (``live.endings.live_link_next``), so the board carries the
   players from one game to the next.
 
 Everything here runs under the tournament's row lock, taken by the caller
@@ -25,7 +25,6 @@ Everything here runs under the tournament's row lock, taken by the caller
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -184,7 +183,7 @@ def tournament_check_in(*, tournament_id: int, player, now: datetime | None = No
         if entry.checked_in is None:
             entry.checked_in = now
             entry.save(update_fields=["checked_in"])
-        from tournaments.services import _broadcast_on_commit
+        from tournaments.services import _broadcast_on_commit  # cycle: tournaments.services imports this module
 
         _broadcast_on_commit(tournament.pk)
     return entry
@@ -232,9 +231,9 @@ def create_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence
 def plan_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence[int], *,
               entries: Mapping[int, Entry] | None = None):
     """The next live game of ``pairing`` (see :func:`create_game`) checked and dealt, not
-    yet written (``live.services.LivePlan``); ``ValidationError`` when a deck can no
+    yet written (``live.creation.LivePlan``); ``ValidationError`` when a deck can no
     longer play."""
-    from live.services import SeatSpec, live_plan
+    from live.creation import SeatSpec, live_plan
 
     if entries is None:
         entries = {e.pk: e for e in Entry.objects.select_related("player", "deck_version", "deck_version__deck")
@@ -270,10 +269,10 @@ def game_title(tournament: Tournament, pairing: Pairing) -> str:
 def create_games(tournament: Tournament, planned: Sequence[tuple[Pairing, Any]], *,
                  announce: list[tuple[int, str, str | None]] | None = None) -> list[Match]:
     """Write the games of ``planned`` (``(pairing, plan)``, :func:`plan_game`) together
-    (``live.services.live_create_many``: a round's tables in a few statements) and tell
+    (``live.creation.live_create_many``: a round's tables in a few statements) and tell
     their players, as :func:`create_game` does; their matches, in order."""
+    from live.creation import live_create_many
     from live.notify import live_notify_seats
-    from live.services import live_create_many
 
     lives = live_create_many([plan for _, plan in planned])
     for live in lives:
@@ -324,13 +323,10 @@ def _advance_at(tournament_id: int, moment: datetime, now: datetime) -> None:
     """Send an advance message on commit, due at ``moment`` (``now`` is the time of the
     step that asks for it): the time spent until it is sent (committing, announcing a
     round) comes off its countdown instead of being added to it."""
-    asked = time.monotonic()
     # At most a day ahead: a message due later (a round scheduled far off) is sent again by
     # the advance it causes, so no countdown leaves what the broker's dates hold.
     seconds = min((moment - now).total_seconds(), 86400.0)
-    transaction.on_commit(lambda: effects.send_task(
-        conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE,
-        countdown=max(0.0, seconds - (time.monotonic() - asked))))
+    effects.send_task_on_commit(conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE, due_in=seconds)
 
 
 # --------------------------------------------------------------------------- a table's games
@@ -407,8 +403,8 @@ def settle_due_games(tournament_id: int, now: datetime) -> int:
     out a chunk at a time. Returns how many were decided; a game that is not due, or that
     something else decided meanwhile, is left alone (``sync_pairing`` still decides any
     game left over under the lock)."""
+    from live.endings import live_adjudicate, live_forfeit
     from live.models import LiveMatch
-    from live.services import live_adjudicate, live_forfeit
 
     tournament = (Tournament.objects.filter(pk=tournament_id, state=Tournament.State.RUNNING)
                   .exclude(entrants=Tournament.Entrants.BOTS).first())
@@ -445,8 +441,8 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
     ``live`` (the table's live game), ``entries`` (the event's entries by key): when the
     caller has read them. ``decided``: a table decided here is added to it, for the caller
     to write (``series``, ``result``, ``status``), instead of being saved at once."""
+    from live.endings import live_adjudicate, live_forfeit, live_link_next
     from live.models import LiveMatch
-    from live.services import live_adjudicate, live_forfeit, live_link_next
 
     match = pairing.match
     if live is None or live.match_id != match.pk:

@@ -14,12 +14,12 @@ from django.db import models
 from django.urls import reverse
 
 from engine import Game
+from tournaments.formats import all_formats
 from web.games import GameField, get_game
 
 
 def format_choices() -> list[tuple[str, str]]:
     """Every registered format (``tournaments.formats``) as ``(key, label)``, read when used."""
-    from tournaments.formats import all_formats
 
     return [(fmt.key, fmt.label) for fmt in all_formats()]
 

@@ -27,11 +27,6 @@ def can_manage_tournament(user, tournament: Tournament) -> bool:
     return user.is_staff or tournament.organiser_id == user.pk
 
 
-def can_enter(user) -> bool:
-    """Any signed-in player may enter (the deck must be their own: see tournament_enter)."""
-    return bool(user and user.is_authenticated)
-
-
 def can_drop_entry(user, entry: Entry) -> bool:
     """A player drops their own entry; the organiser and staff may drop anyone's."""
     if not (user and user.is_authenticated):
@@ -42,7 +37,7 @@ def can_drop_entry(user, entry: Entry) -> bool:
 def can_see_decklists(user, tournament: Tournament, now=None) -> bool:
     """Decklists are public once the event starts and the organiser's publication time
     (``publish_at``, if set) has come; before, only to the organiser and staff."""
-    from tournaments.selectors import published
+    from tournaments.selectors import published  # cycle: tournaments.selectors imports tournaments.permissions
 
     if can_manage_tournament(user, tournament):
         return True

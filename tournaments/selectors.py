@@ -5,17 +5,19 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from decks.permissions import deck_visibility
+from live.models import LiveMatch, LiveSeat
+from live.selectors import public_clocks, public_cutoff
 from matches.models import Match
 from tournaments import plan
-from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
+from tournaments.live import check_in_window
+from tournaments.models import Entry, Pairing, Tiebreak, Tournament
 from tournaments.permissions import can_manage_tournament
 
-UPCOMING = (Tournament.State.OPEN,)
 RUNNING = (Tournament.State.RUNNING, Tournament.State.PAUSED)
 FINISHED = (Tournament.State.FINISHED, Tournament.State.CANCELLED)
 
@@ -85,11 +87,6 @@ def entry_names(tournament: Tournament, viewer=None) -> dict[int, dict[str, Any]
                      "plays": e.plays, "pilot": e.deck_version.pilot if e.plays == Entry.Plays.BOT else "",
                      "drop_reason": e.drop_reason}
     return out
-
-
-def round_get(*, tournament: Tournament, number: int) -> Round:
-    return tournament.round_set.prefetch_related(
-        Prefetch("pairings", queryset=Pairing.objects.select_related("match").order_by("table"))).get(number=number)
 
 
 def tournament_progress(*, tournament: Tournament) -> dict[str, Any]:
@@ -230,8 +227,6 @@ def live_tables(pairings: list[Pairing]) -> dict[int, dict[str, Any]]:
     seat's clock (time left in ms, and whether it runs) and presence, by pairing entry,
     as the game's spectators see them (``spectator_delay`` seconds behind,
     ``live.selectors.public_clocks``). Two queries for the whole round."""
-    from live.models import LiveMatch, LiveSeat
-    from live.selectors import public_clocks, public_cutoff
 
     match_ids = [p.match_id for p in pairings if p.match_id]
     lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=match_ids).defer("replay")}
@@ -320,14 +315,13 @@ def my_match(*, tournament: Tournament, user) -> dict[str, Any] | None:
     """What ``user`` plays now in ``tournament``: their entry (check-in, dropped) and
     their table of the current round with its live board, opponents and result, or what
     they wait for. None when they have no entry."""
-    from tournaments import live
 
     if not (user and user.is_authenticated):
         return None
     entry = tournament.entries.filter(player=user).first()
     if entry is None:
         return None
-    window = live.check_in_window(tournament)
+    window = check_in_window(tournament)
     out: dict[str, Any] = {
         "entry": entry.pk, "plays": entry.plays, "checked_in": entry.checked_in, "dropped": entry.dropped,
         "drop_reason": entry.drop_reason, "waitlisted": entry.waitlisted, "absences": entry.absences,

@@ -190,11 +190,6 @@ class EnterSerializer(serializers.Serializer):
                                               "bot (the deck's pilot plays); bot events: bot")
 
 
-class DropSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(required=False, min_value=0, max_value=MAX_ID,
-                                     help_text="The organiser may drop anyone's entry; players drop their own")
-
-
 class StandingSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     rank = serializers.IntegerField(required=False)

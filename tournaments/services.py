@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -36,12 +35,15 @@ from django.utils import timezone
 from decks.models import Deck
 from engine import games as engine_games
 from engine.core import Rng, seed_from
+from ladder.selectors import ratings_for_decks
 from matches.models import Match
 from matches.services import match_challenge, match_deck_problems, reserved_params
 from tournaments import conf, formats, live, plan
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Pairing, Round, Tiebreak, Tournament
 from tournaments.permissions import can_drop_entry, can_manage_tournament
+from tournaments.selectors import tournament_progress
+from tournaments.tiebreaks import run_match_the_twos
 from web import effects
 from web.inputs import date_problem
 
@@ -368,7 +370,6 @@ def _seeding_order(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
     """Entries from the top seed down: by the deck's ladder rating (its conservative
     ordinal, bots pool), equal ratings (unrated decks among
     them) in a shuffle from the tournament seed, so the same event always seeds the same way."""
-    from ladder.selectors import ratings_for_decks
 
     order = list(entries)
     Rng(seed_from(tournament.seed, "seeding")).shuffle(order)
@@ -483,11 +484,8 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> st
     # (``live.settle_due_games``), so that the locked step below only records them; a
     # round paired next starts when it is paired, after them. Their ends ask for no
     # advance: this one follows.
-    _settling.ids = {*getattr(_settling, "ids", ()), tournament_id}
-    try:
+    with effects.withholding(conf.ADVANCE, [tournament_id]):
         live.settle_due_games(tournament_id, moment)
-    finally:
-        _settling.ids = getattr(_settling, "ids", set()) - {tournament_id}
     now = now or timezone.now()
     # Its effects (a new round's games and notices, the event's update) go out together
     # after the commit (``web.effects.batched``).
@@ -656,8 +654,7 @@ def _start_tiebreak(tournament: Tournament, key: str, purpose: str, entries: lis
     tiebreak, created = Tiebreak.objects.get_or_create(
         tournament=tournament, key=key, defaults={"purpose": purpose, "entries": list(entries)})
     if tiebreak.status == Tiebreak.Status.PENDING:
-        tiebreak_id = tiebreak.pk
-        transaction.on_commit(lambda: enqueue(conf.TIEBREAK, tiebreak_id))
+        effects.send_task_on_commit(conf.TIEBREAK, args=[tiebreak.pk], queue=conf.QUEUE)
     return tiebreak
 
 
@@ -665,7 +662,6 @@ def tournament_tiebreak_resolve(*, tiebreak_id: int) -> Tiebreak | None:
     """Run Match the Twos for a pending tiebreak from the tournament seed and record every
     reveal; then advance the event. A decided tiebreak is left alone (None). Locks the
     tournament row."""
-    from tournaments.tiebreaks import run_match_the_twos
 
     with transaction.atomic():
         row = Tiebreak.objects.filter(pk=tiebreak_id).first()
@@ -717,7 +713,7 @@ def tournament_tick(*, now: datetime | None = None) -> dict[str, list[int]]:
             report["advanced"].append(tournament_id)
     pending = Tiebreak.objects.filter(status=Tiebreak.Status.PENDING, tournament__state=Tournament.State.RUNNING)
     for tiebreak_id in list(pending.values_list("pk", flat=True)):
-        enqueue(conf.TIEBREAK, tiebreak_id)
+        effects.send_task(conf.TIEBREAK, args=[tiebreak_id], queue=conf.QUEUE)
         report["tiebreaks"].append(tiebreak_id)
     return report
 
@@ -737,25 +733,13 @@ def _require_manager(user, tournament: Tournament) -> None:
         raise PermissionDenied("Only the organiser (or staff) may do this.")
 
 
-#: Per thread: the events whose advance is running here, deciding its due games first
-#: (``tournament_advance``): their games' ends need no advance message of their own.
-_settling = threading.local()
-
-
 def request_advance(tournament_id: int) -> None:
     """Send ``tournaments.advance`` after the current transaction commits; not while this
-    thread is deciding the event's due games before advancing it (the advance that follows
-    records them: a round's hundred game ends at its limit once sent a message each, which
-    then ran one after another while the next round's players were opening their boards)."""
-    if tournament_id in getattr(_settling, "ids", ()):
-        return
-    transaction.on_commit(lambda: enqueue(conf.ADVANCE, tournament_id))
-
-
-def enqueue(task_name: str, object_id: int) -> None:
-    """Send a task by name to the tournaments queue (``web.effects``: a broker failure is
-    logged, and beat's tick repairs what the lost message would have done)."""
-    effects.send_task(task_name, args=[object_id], queue=conf.QUEUE)
+    thread is deciding the event's due games before advancing it (``tournament_advance``
+    withholds it, ``web.effects.withholding``: the advance that follows records them; a
+    round's hundred game ends at its limit once sent a message each, which then ran one
+    after another while the next round's players were opening their boards)."""
+    effects.send_task_on_commit(conf.ADVANCE, args=[tournament_id], queue=conf.QUEUE)
 
 
 def _broadcast_on_commit(tournament_id: int) -> None:
@@ -765,8 +749,6 @@ def _broadcast_on_commit(tournament_id: int) -> None:
 
 
 def _update_event(tournament_id: int) -> dict[str, Any]:
-    from tournaments.selectors import tournament_progress
-
     tournament = Tournament.objects.get(pk=tournament_id)
     return {"type": "tournament.update", "tournament": tournament_id, "state": tournament.state,
             "round": tournament.current_round, "progress": tournament_progress(tournament=tournament)}

@@ -26,7 +26,7 @@ def tiebreak_rng(seed: int, tied_seats: Sequence[int]) -> Rng:
 
 
 def _printed_cq() -> dict[str, int | None]:
-    from engine.conquest.pool import POOL
+    from engine.conquest.pool import POOL  # cycle: engine.conquest.pool's package imports this module
 
     return {card.name: card.cq for card in POOL}
 
@@ -48,7 +48,7 @@ def match_the_twos(
     """
     printed = _printed_cq() if printed is None else printed
     seats = sorted(int(s) for s in card_lists_by_seat)
-    from engine.conquest.cards import slug
+    from engine.conquest.cards import slug  # cycle: engine.conquest.cards's package imports this module
 
     piles: dict[int, list[str]] = {}
     for seat in seats:

@@ -1702,7 +1702,7 @@ class TempoState:
 
     def _explain(self, seat: int, action: Action) -> IllegalAction:
         """Why ``action`` is not legal for ``seat`` now, naming the rule it breaks."""
-        from engine.tempofront.explain import explain
+        from engine.tempofront.explain import explain  # cycle: engine.tempofront.explain imports this module
 
         return explain(self, seat, action)
 

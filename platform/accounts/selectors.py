@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.urls import NoReverseMatch
 
+from decks.permissions import deck_visibility
 from decks.selectors import deck_list
 
 
@@ -42,7 +43,7 @@ def recent_matches(
     """
     if not apps.is_installed("matches"):
         return None
-    from decks.permissions import deck_visibility
+    # Only with the matches app installed (its models cannot load without it).
     from matches.selectors import match_list, match_seat_labels
 
     if visibility is None:

@@ -317,7 +317,7 @@ class MultiPartParser(parsers.MultiPartParser):
 
 def not_found(request, exception=None):
     """The site's 404 page, or the API's error shape for a path under /api/ (web.errors)."""
-    from web.errors import not_found as handler
+    from web.errors import not_found as handler  # cycle: web.errors imports config.api (error_body)
 
     return handler(request, exception)
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from engine import games
 from engine.core import Decklist, parse_decklist
 from web.games import GameField
 
@@ -46,7 +47,6 @@ class Deck(models.Model):
     @property
     def max_seats(self) -> int:
         """The most players a match of the deck's game seats (``Game.max_seats``)."""
-        from engine import games
 
         return games[self.game].max_seats if self.game in games else 2
 
@@ -92,7 +92,6 @@ class DeckVersion(models.Model):
     @property
     def commander_label(self) -> str:
         """'Leader' (TempoFront) or 'Celestial' (Conquest), as the engine names it."""
-        from engine import games
 
         return games[self.deck.game].commander_label
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from decks.models import Deck, DeckVersion
+from decks.selectors import withheld_decks
 
 #: What a page or an answer says where a hidden deck's name would be.
 HIDDEN_LABEL = "Deck hidden until {until} UTC"
@@ -42,8 +43,6 @@ class DeckVisibility:
 
     def _load(self) -> dict[int, datetime]:
         if self._hidden is None:
-            from decks.selectors import withheld_decks
-
             hidden: dict[int, datetime] = {}
             if not self.sees_all:
                 viewer = self.user.pk if self.user is not None and self.user.is_authenticated else None
@@ -92,14 +91,6 @@ def request_deck_visibility(request) -> DeckVisibility:
     if cached is None:
         cached = request._deck_visibility = DeckVisibility(getattr(request, "user", None))
     return cached
-
-
-def can_view_deck(user, deck: Deck | DeckVersion | int, *, now: datetime | None = None) -> bool:
-    """May ``user`` see this deck (its id, name, versions, list) now? Every deck is public
-    (decklists are what players challenge and study) except one entered in an event that
-    has not published its decklists: see :class:`DeckVisibility`."""
-    deck_id = deck.deck_id if isinstance(deck, DeckVersion) else getattr(deck, "pk", deck)
-    return DeckVisibility(user, now=now, deck_ids=[deck_id]).can_view(deck_id)
 
 
 def can_edit_deck(user, deck: Deck) -> bool:

@@ -58,16 +58,6 @@ def deck_version_get(*, deck: Deck, number: int) -> DeckVersion:
     return DeckVersion.objects.select_related("deck", "deck__owner").get(deck=deck, number=number)
 
 
-def deck_version_latest(*, deck_id: int) -> DeckVersion | None:
-    """The newest version of deck ``deck_id`` (what a new match plays), or None."""
-    return (
-        DeckVersion.objects.select_related("deck", "deck__owner")
-        .filter(deck_id=deck_id)
-        .order_by("-number")
-        .first()
-    )
-
-
 def starter_decks(*, game: str | None = None) -> QuerySet[Deck]:
     """The site's starter decks (opponents for a first challenge)."""
     return deck_list(game=game).filter(is_starter=True)

@@ -18,7 +18,7 @@ import markdown
 from django.conf import settings
 from django.urls import reverse
 
-from decks.cards.selectors import GAME_TITLES
+from web.games import GAME_TITLES
 
 GLOSSARY_DIR = Path(__file__).resolve().parent / "glossary"
 

@@ -10,8 +10,8 @@ from django.template.loader import get_template
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
-from decks.cards.selectors import GAME_TITLES
 from guide.selectors import glossary, glossary_index, glossary_sorted, rules_page
+from web.games import GAME_TITLES
 from web.health import heartbeat_status
 
 

@@ -21,6 +21,7 @@ def _ensure_triggers(sender, using: str = "default", **kwargs) -> None:
     them (SQLite drops a table's triggers when it rebuilds the table)."""
     from django.db import connections
 
+    # Called after migrate (connected in ready()): models load once the app registry is.
     from decks.models import Deck
     from ladder.models import Rating
     from ladder.triggers import ensure_triggers

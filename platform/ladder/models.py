@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from ladder import conf
 from ladder import rating as model
 from web.games import GameField
 
@@ -90,8 +91,6 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        from ladder import conf
-
         return self.games < conf.provisional_games()
 
 

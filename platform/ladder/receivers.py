@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
+from ladder.services import rating_record_match
 from matches.models import Match
 from matches.signals import match_finished
 
@@ -13,6 +14,5 @@ def rate_finished_match(sender, match: Match, **kwargs) -> None:
     """Rate ``match`` inside the transaction that records its result (see
     ``ladder.services.rating_record_match``): the result and the rating change land
     together or not at all."""
-    from ladder.services import rating_record_match
 
     rating_record_match(match=match)

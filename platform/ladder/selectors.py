@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from kombu.exceptions import ChannelError
 
+from config.celery import QUEUES, app
 from decks.models import Deck
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange
@@ -412,7 +413,6 @@ def queue_depths(timeout: float = BROKER_TIMEOUT_SECONDS, broker_url: str | None
     """Messages waiting in each Celery queue, read from the broker (``broker_url``, the
     configured one by default); every value is None when the broker does not answer
     within ``timeout`` seconds."""
-    from config.celery import QUEUES, app
 
     def depth(channel, name: str) -> int:
         try:

@@ -42,6 +42,7 @@ from ladder import conf, queries
 from ladder import rating as model
 from ladder.models import Pool, Rating, RatingChange, TickLock
 from matches.models import Match, MatchSeat
+from matches.services import match_challenge
 
 logger = logging.getLogger(__name__)
 
@@ -513,8 +514,6 @@ def ladder_tick(*, rng: random.Random | None = None) -> TickReport:
 
 
 def _create_matches(pairs, rng: random.Random, report: TickReport) -> list[int]:
-    from matches.services import match_challenge
-
     created = []
     for first, second in pairs:
         decks = [first.deck, second.deck]

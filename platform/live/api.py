@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from config.api import ErrorSerializer
 from decks.models import Deck, DeckVersion
-from live import selectors, services
+from live import challenges, matchmaking, selectors
 from web.idempotency import IDEMPOTENCY_KEY, api_create_once
 from web.inputs import MAX_ID, parse_id
 
@@ -170,14 +170,14 @@ class Queue(APIView):
 
         def join():
             version = _deck_version(request.user, data.get("deck"))
-            services.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
+            matchmaking.live_queue_join(user=request.user, deck_version=version, seats=_seats(data.get("seats")))
             return 201, selectors.queue_status(user=request.user)
 
         return api_create_once(request, scope="live.queue", create=join)
 
     @extend_schema(responses={200: QueueStatusSerializer}, operation_id="live_queue_leave")
     def delete(self, request):
-        left = services.live_queue_leave(user=request.user)
+        left = matchmaking.live_queue_leave(user=request.user)
         return Response({"left": left, **selectors.queue_status(user=request.user)})
 
 
@@ -194,8 +194,8 @@ class PlayBot(APIView):
             raise ValidationError({"bot": ["'bot' must be a bot spec such as greedy or search:fast"]})
 
         def play():
-            live = services.live_play_bot(user=request.user, deck_version=version, bot=bot,
-                                          seats=_seats(data.get("seats")))
+            live = challenges.live_play_bot(user=request.user, deck_version=version, bot=bot,
+                                            seats=_seats(data.get("seats")))
             return 201, _match_json(live)
 
         return api_create_once(request, scope="live.bot", create=play)
@@ -219,8 +219,8 @@ class Challenges(APIView):
             raise ValidationError({"username": ["name the player to challenge"]})
 
         def challenge():
-            made = services.live_challenge(challenger=request.user, challenged_username=username,
-                                           deck_version=version)
+            made = challenges.live_challenge(challenger=request.user, challenged_username=username,
+                                             deck_version=version)
             return 201, _challenge_json(made)
 
         return api_create_once(request, scope="live.challenge", create=challenge)
@@ -247,8 +247,8 @@ class ChallengeAnswer(APIView):
         if not isinstance(accept, bool):
             raise ValidationError({"accept": ["'accept' must be true or false"]})
         version = _deck_version(request.user, data.get("deck")) if accept else None
-        challenge = services.live_challenge_answer(challenge_id=challenge_id, user=request.user, accept=accept,
-                                                   deck_version=version)
+        challenge = challenges.live_challenge_answer(challenge_id=challenge_id, user=request.user, accept=accept,
+                                                     deck_version=version)
         return Response(_challenge_json(challenge))
 
 

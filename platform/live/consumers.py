@@ -1,4 +1,5 @@
-"""The socket of a live match: ``/ws/live/<match_id>/``.
+"""The sockets of the live app: a live match's, ``/ws/live/<match_id>/`` (:class:`LiveMatchConsumer`),
+and a signed-in player's notices on every page, ``/ws/notify/`` (:class:`NotifyConsumer`).
 
 A seated player's socket receives its own seat's view (with its legal actions); anyone
 else is a spectator and receives the public view (``state.view(None)`` only, delayed by
@@ -20,8 +21,9 @@ longer than ``web.sockets.MAX_FRAME_CHARS`` or nested deeper than ``config.api.M
 is refused before it is decoded, as on every socket of the site); a flood
 of frames is rate-limited by a token bucket per connection, and a connection that keeps
 flooding is closed with code 4429. The consumer computes no rules: moves go through
-``live.services.live_act``, and the new views come back through the channel layer (the
-consumer that made the move sends them, from its event loop, after the commit).
+``live.moves.live_act``, and the new views come back through the channel layer (the
+consumer that made the move collects them, ``web.effects.collecting``, and sends them from
+its event loop after the commit, ``web.effects.asend``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -37,8 +40,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from config.api import MAX_JSON_DEPTH, JSONTooDeep, check_json_depth
-from live import selectors, services
+from live import broadcasts, errors, moves, queries, selectors
 from live.models import LiveMatch
+from live.notify import matches_waiting, user_group
+from web import effects
 from web.sockets import MAX_FRAME_CHARS
 
 #: Token bucket per connection: BURST frames at once, refilled at RATE a second.
@@ -49,13 +54,14 @@ ABUSE_LIMIT = 40
 #: Largest text frame accepted, in characters: the one bound of every socket of the site.
 MAX_FRAME = MAX_FRAME_CHARS
 CLOSE_NOT_FOUND = 4404
+CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_ABUSE = 4429
 
 
 def _collected(service, **kwargs) -> list:
-    with services.collect_broadcasts() as messages:
+    with effects.collecting() as sends:
         service(**kwargs)
-    return messages
+    return sends
 
 
 #: A move runs its database work on a thread of the event loop's pool, not on the one
@@ -70,16 +76,16 @@ def _seat_and_opening(match_id: int, user) -> tuple[int | None, dict, int | None
     """The user's seat (None: a spectator), the opening view it gets and, when this is the
     seat's first connection to a match still being played, the match's spectator delay
     (else None), in one trip to a database thread; a seated player's first connection
-    records that they showed up (``services.live_seats_present``). Raises
+    records that they showed up (``moves.live_seats_present``). Raises
     ``LiveMatch.DoesNotExist``."""
-    found = services.live_read(match_id=match_id)
+    found = queries.live_read(match_id=match_id)
     if found is None:
         raise LiveMatch.DoesNotExist(f"there is no live match {match_id}")
     live, rows = found
     seat = selectors.seat_of(rows=rows, user=user)
     arrived = False
     if seat is not None:
-        arrived = services.live_seats_present(rows=rows, user=user, now=timezone.now())
+        arrived = moves.live_seats_present(rows=rows, user=user, now=timezone.now())
     opening = selectors.opening_payload(match_id=match_id, seat=seat, live=live, rows=rows)
     return seat, opening, (live.spectator_delay if arrived and live.status == LiveMatch.Status.ACTIVE else None)
 
@@ -107,8 +113,8 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         # have) instead of being lost. The group's messages carry every seat's view; only
         # this socket's own (``self.group``) is ever sent to the client. Messages are
         # handled one at a time, so none is handled before this method returns.
-        self.match_group = services.group_match(self.match_id)
-        async with services.layer_gate():
+        self.match_group = broadcasts.group_match(self.match_id)
+        async with effects.layer_gate():
             await self.channel_layer.group_add(self.match_group, self.channel_name)
         try:
             self.seat, opening, arrived = await _read_opening(self.match_id, self.user)
@@ -118,16 +124,14 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             await self.error("not_found", f"there is no live match {self.match_id}")
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = (services.group_public(self.match_id) if self.seat is None
-                      else services.group_for_seat(self.match_id, self.seat))
+        self.group = (broadcasts.group_public(self.match_id) if self.seat is None
+                      else broadcasts.group_for_seat(self.match_id, self.seat))
         await self.accept()
         await self.send_json(opening)
         if arrived is not None:
             # The others at the table see at once that this player has come, rather than at
             # the next move's view; spectators as late as they see the moves.
-            async with services.layer_gate():
-                await self.channel_layer.group_send(self.match_group, {"type": "live.presence", "seat": self.seat,
-                                                                       "delay": arrived})
+            await effects.asend([(self.match_group, {"type": "live.presence", "seat": self.seat, "delay": arrived})])
 
 
     async def dispatch(self, message: dict) -> None:
@@ -146,7 +150,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             handle.cancel()
         group = getattr(self, "match_group", None)
         if group:
-            async with services.layer_gate():
+            async with effects.layer_gate():
                 await self.channel_layer.group_discard(group, self.channel_name)
 
     # ------------------------------------------------------------------ frames in
@@ -204,7 +208,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "act":
             await self._act(content)
         elif kind == "resign":
-            await self._call(services.live_resign, match_id=self.match_id, user=self.user)
+            await self._call(moves.live_resign, match_id=self.match_id, user=self.user)
         elif kind == "view":
             await self.send_json(await _read_view(self.match_id, self.seat))
         else:
@@ -216,20 +220,20 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         index = content.get("index")
         seat = content.get("seat")
-        await self._call(services.live_act, match_id=self.match_id, user=self.user, action_json=content["action"],
+        await self._call(moves.live_act, match_id=self.match_id, user=self.user, action_json=content["action"],
                          expected_index=index, seat=seat)
 
     async def _call(self, service, **kwargs) -> None:
         try:
             messages = await _run_move(service, **kwargs)
-        except services.LiveError as exc:
+        except errors.LiveError as exc:
             await self.error(exc.code, exc.message)
         except ValidationError as exc:
             await self.error("invalid", "; ".join(exc.messages))
         else:
             # Sent from the event loop once the move has committed, so the thread that ran
             # it is already free for the next one.
-            await services.abroadcast(messages)
+            await effects.asend(messages)
 
     # ------------------------------------------------------------------ views out
 
@@ -268,3 +272,67 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(payload)
         except Exception:  # the socket closed meanwhile
             pass
+
+
+# --------------------------------------------------------------------------- notices on every page
+
+
+class NotifyConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/notify/``: a signed-in player's notices, on every page.
+
+    On connect (signed in): joins :func:`live.notify.user_group`, then sends ``{"type":
+    "notify.matches", "matches": [...]}`` (:func:`live.notify.matches_waiting`); a match
+    announced in between arrives after it, never lost. Then forwards each ``notify.match`` of the group
+    as ``{"type": "notify.match", "match": {...}}``. Anonymous: accepted, told
+    ``{"type": "error", "code": "not_signed_in"}`` and closed with 4401.
+
+    The only frame a client sends is ``{"type": "ping"}`` (answered ``{"type": "pong"}``);
+    anything else gets an error frame and changes nothing. Frames are bounded exactly as on
+    the match socket: its frame size, token bucket and abuse limit (code 4429) are reused,
+    not copied.
+    """
+
+    # The match socket's frame checks and rate limiting, and its dispatch (this consumer
+    # too never uses the ORM on the event loop: its one query runs in database_sync_to_async).
+    receive = LiveMatchConsumer.receive
+    _take_token = LiveMatchConsumer._take_token
+    error = LiveMatchConsumer.error
+    dispatch = LiveMatchConsumer.dispatch
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.group = None
+        self.tokens = float(BURST)
+        self.refilled = time.monotonic()
+        self.refused = 0
+        if self.user is None or not self.user.is_authenticated:
+            # Accepted first so that the client reads why (a refused handshake is a bare 403).
+            await self.accept()
+            await self.error("not_signed_in", "sign in to be told when your live matches start")
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        self.group = user_group(self.user.pk)
+        async with effects.layer_gate():
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "notify.matches", "matches": await self._waiting()})
+
+    @database_sync_to_async
+    def _waiting(self) -> list[dict[str, Any]]:
+        return matches_waiting(user=self.user)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            async with effects.layer_gate():
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.error("unknown_type", f"unknown frame type {kind!r}; this socket takes only ping")
+
+    async def notify_match(self, event: dict) -> None:
+        """A match announced by :func:`live.notify.live_notify_seats`: forwarded as it is."""
+        await self.send_json({"type": "notify.match", "match": event["match"]})

@@ -25,6 +25,7 @@ from typing import Any
 
 from engine import games as engine_games
 from engine.core import Action, Event, Replay, State
+from matches.play import game_seed as match_game_seed
 
 #: How many matches' states one process keeps.
 CACHE_SIZE = 512
@@ -64,7 +65,7 @@ def keep_opening(live, match, decks: list) -> None:
 def _keep(live, state: State) -> tuple[Any, State, list[Event]]:
     # Stamped with the live match's creation time: a match id used again (SQLite gives a
     # rolled-back row's id to the next one) is not served another match's opening.
-    kept = (live.created, state, list(getattr(state, "opening_events", ())))
+    kept = (live.created, state, list(state.opening_events))
     with _lock:
         _openings[live.match_id] = kept
         _openings.move_to_end(live.match_id)
@@ -88,7 +89,6 @@ def opening(live) -> tuple[State, list[Event]]:
 
 def game_seed(match) -> int:
     """The seed the live game is dealt from: game 1's seed of the match, as in every match."""
-    from matches.tasks import game_seed as match_game_seed
 
     return match_game_seed(match.seed, 1)
 

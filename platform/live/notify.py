@@ -1,7 +1,7 @@
 """Telling players, on any page of the site, that a live match where they hold a seat has started.
 
-Each signed-in page opens ``/ws/notify/`` (:class:`NotifyConsumer`), whose socket joins the
-player's own channel-layer group (:func:`user_group`). A service that creates live matches
+Each signed-in page opens ``/ws/notify/`` (``live.consumers.NotifyConsumer``), whose
+socket joins the player's own channel-layer group (:func:`user_group`). A service that creates live matches
 for people calls :func:`live_notify_seats` in its transaction; once it commits, every human
 seat's group gets ``{"type": "notify.match", "match": {...}}`` and the page shows the banner
 of ``templates/live/_match_ready.html`` (kept current by ``static/live/notify.js``). On page
@@ -16,20 +16,16 @@ decks, seed) is ever in it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from engine import games as engine_games
-from live import services
-from live.consumers import BURST, LiveMatchConsumer
+from live import creation, errors
 from live.models import TITLE_MAX, LiveMatch, LiveSeat
 from web import effects
 from web.inputs import parse_id
@@ -44,7 +40,6 @@ MAX_URL = 300
 #: The cookie where notify.js keeps the ids of the matches whose banner the player dismissed
 #: (ids joined by "."), so that the next page does not render them again.
 DISMISSED_COOKIE = "live_ready_dismissed"
-CLOSE_NOT_SIGNED_IN = 4401
 
 def user_group(user_id: int) -> str:
     """The channel-layer group of every notify socket of user ``user_id``."""
@@ -158,7 +153,7 @@ def live_notify_seats(*, match_id: int, title: str = "", url: str | None = None)
     default the match's own ``LiveMatch.title``, else "Live match") and ``url`` (a path
     of this site; default the match's board) are what the banner shows and links to.
 
-    ``live.services.live_create`` does not call this: a caller that creates a live match for
+    ``live.creation.live_create`` does not call this: a caller that creates a live match for
     people calls it in the same transaction (the tournaments do, for every round's matches,
     through :func:`live_notify_many`; queue pairings, accepted challenges and bot games do).
     Seats are read after commit, so the match is announced as it was committed, and not at
@@ -174,15 +169,15 @@ def live_notify_many(announcements: Sequence[tuple[int, str, str | None]]) -> No
     """:func:`live_notify_seats` for many matches at once, ``(match_id, title, url)`` each:
     their seats are read in one query after commit (a round of a live event announces all
     its tables together). Refuses the whole list, sending nothing, if one is refused."""
-    cleaned = [(int(match_id), services.clean_title(title), _clean_url(url)) for match_id, title, url in announcements]
+    cleaned = [(int(match_id), creation.clean_title(title), _clean_url(url)) for match_id, title, url in announcements]
     if not cleaned:
         return
     status = dict(LiveMatch.objects.filter(match_id__in=[m for m, _, _ in cleaned]).values_list("match_id", "status"))
     for match_id, _, _ in cleaned:
         if match_id not in status:
-            raise services.LiveError("not_found", f"there is no live match {match_id}", status=404)
+            raise errors.LiveError("not_found", f"there is no live match {match_id}", status=404)
         if status[match_id] != LiveMatch.Status.ACTIVE:
-            raise services.LiveError("finished", f"live match {match_id} is over")
+            raise errors.LiveError("finished", f"live match {match_id} is over")
 
     def send() -> None:
         notices = effects.built(lambda: _notices(cleaned), f"the notices of {len(cleaned)} live match(es)")
@@ -190,67 +185,3 @@ def live_notify_many(announcements: Sequence[tuple[int, str, str | None]]) -> No
             effects.group_send(user_group(user_id), {"type": "notify.match", "match": match})
 
     transaction.on_commit(send)
-
-
-# --------------------------------------------------------------------------- socket
-
-
-class NotifyConsumer(AsyncJsonWebsocketConsumer):
-    """``/ws/notify/``: a signed-in player's notices, on every page.
-
-    On connect (signed in): joins :func:`user_group`, then sends ``{"type":
-    "notify.matches", "matches": [...]}`` (:func:`matches_waiting`); a match announced in
-    between arrives after it, never lost. Then forwards each ``notify.match`` of the group
-    as ``{"type": "notify.match", "match": {...}}``. Anonymous: accepted, told
-    ``{"type": "error", "code": "not_signed_in"}`` and closed with 4401.
-
-    The only frame a client sends is ``{"type": "ping"}`` (answered ``{"type": "pong"}``);
-    anything else gets an error frame and changes nothing. Frames are bounded exactly as on
-    the match socket: its frame size, token bucket and abuse limit (code 4429) are reused,
-    not copied.
-    """
-
-    # The match socket's frame checks and rate limiting, and its dispatch (this consumer
-    # too never uses the ORM on the event loop: its one query runs in database_sync_to_async).
-    receive = LiveMatchConsumer.receive
-    _take_token = LiveMatchConsumer._take_token
-    error = LiveMatchConsumer.error
-    dispatch = LiveMatchConsumer.dispatch
-
-    async def connect(self) -> None:
-        self.user = self.scope.get("user")
-        self.group = None
-        self.tokens = float(BURST)
-        self.refilled = time.monotonic()
-        self.refused = 0
-        if self.user is None or not self.user.is_authenticated:
-            # Accepted first so that the client reads why (a refused handshake is a bare 403).
-            await self.accept()
-            await self.error("not_signed_in", "sign in to be told when your live matches start")
-            await self.close(code=CLOSE_NOT_SIGNED_IN)
-            return
-        self.group = user_group(self.user.pk)
-        async with services.layer_gate():
-            await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json({"type": "notify.matches", "matches": await self._waiting()})
-
-    @database_sync_to_async
-    def _waiting(self) -> list[dict[str, Any]]:
-        return matches_waiting(user=self.user)
-
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            async with services.layer_gate():
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content, **kwargs) -> None:
-        kind = content.get("type")
-        if kind == "ping":
-            await self.send_json({"type": "pong"})
-        else:
-            await self.error("unknown_type", f"unknown frame type {kind!r}; this socket takes only ping")
-
-    async def notify_match(self, event: dict) -> None:
-        """A match announced by :func:`live_notify_seats`: forwarded as it is."""
-        await self.send_json({"type": "notify.match", "match": event["match"]})

@@ -2,8 +2,7 @@
 
 from django.urls import path
 
-from live.consumers import LiveMatchConsumer
-from live.notify import NotifyConsumer
+from live.consumers import LiveMatchConsumer, NotifyConsumer
 
 websocket_urlpatterns = [
     path("ws/live/<int:match_id>/", LiveMatchConsumer.as_asgi()),

@@ -17,6 +17,7 @@ from django.utils import timezone
 from engine import games as engine_games
 from engine.core import Event, State
 from live import engine_state, texts
+from live.clock import remaining_ms
 from live.models import LiveChallenge, LiveMatch, LiveSeat, QueueEntry
 
 
@@ -64,8 +65,6 @@ def players_json(rows: Sequence[LiveSeat], *, as_of: datetime | None = None) -> 
 
 
 def clocks_json(rows: Sequence[LiveSeat], now: datetime) -> list[dict[str, Any]]:
-    from live.services import remaining_ms
-
     return [{"seat": r.seat, "remaining_ms": remaining_ms(r, now), "running": r.running_since is not None,
              "timed_out": r.timed_out_at is not None} for r in rows]
 
@@ -290,7 +289,7 @@ def public_history(live: LiveMatch, rows: Sequence[LiveSeat], cutoff: datetime
     """A running match as its spectators see it at ``cutoff``: the state after the actions
     played by then, their events (``engine_state.history``), how many they are, and every
     seat's clock as it stood at ``cutoff`` (:func:`clocks_json`'s shape), replayed from the
-    log's times with the rules of ``live.services._run_clocks``."""
+    log's times with the rules of ``live.clock.run_clocks``."""
     upto = public_length(live, cutoff)
     state, dealt = engine_state.opening(live)
     events: list[tuple[int, Event]] = [(-1, e) for e in dealt]

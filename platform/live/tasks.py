@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from live import services
+from live import challenges, endings, matchmaking, moves
 
 
 @shared_task(name="live.bot_act")
 def bot_act(match_id: int, seat: int, index: int) -> str:
-    return services.live_bot_move(match_id=match_id, seat=seat, index=index)
+    return moves.live_bot_move(match_id=match_id, seat=seat, index=index)
 
 
 @shared_task(name="live.check_clock")
@@ -29,15 +29,15 @@ def check_clock(match_id: int | list[int]) -> list[int] | dict[str, list[int]]:
     """The clock of one match, or of each of a list of them (checks due together are sent
     as one message: ``web.effects.send_task(merge=...)``)."""
     if isinstance(match_id, list):
-        return {str(one): services.live_enforce_clock(match_id=int(one)) for one in match_id}
-    return services.live_enforce_clock(match_id=match_id)
+        return {str(one): endings.live_enforce_clock(match_id=int(one)) for one in match_id}
+    return endings.live_enforce_clock(match_id=match_id)
 
 
 @shared_task(name="live.tick")
 def tick() -> dict:
     return {
-        "timed_out": services.live_enforce_clocks(),
-        "paired": services.live_pair_queues(),
-        "expired_challenges": services.live_expire_challenges(),
-        "bot_moves_resent": services.live_resend_bot_moves(),
+        "timed_out": endings.live_enforce_clocks(),
+        "paired": matchmaking.live_pair_queues(),
+        "expired_challenges": challenges.live_expire_challenges(),
+        "bot_moves_resent": moves.live_resend_bot_moves(),
     }

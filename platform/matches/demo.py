@@ -23,6 +23,7 @@ from decks.demo import demo_deck
 from decks.selectors import starter_decks
 from matches.models import Match
 from matches.services import match_challenge
+from matches.tasks import run_match
 from web.demo import DEMO_USERNAME
 
 logger = logging.getLogger(__name__)
@@ -75,7 +76,6 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
 
 def _play_now(match_ids: list[int], log: Callable[[str], None]) -> None:
     """Play the demo matches in this process; any that fails here is left to the worker."""
-    from matches.tasks import run_match
 
     for match_id in match_ids:
         try:

@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from engine import games
+from engine.bots.evaluation import evaluator_for
 from engine.core import Action, Event, Replay, State, replay_states
 
 
@@ -64,7 +66,6 @@ def observer_for(game: str) -> Callable[[int, Action], object] | None:
     """The engine's own notion of what other seats see of an action (the evaluator's
     ``observed``; Conquest picks, TempoFront Prepare and Scout picks), or None when every
     action of the game is public."""
-    from engine.bots.evaluation import evaluator_for
 
     try:
         return getattr(evaluator_for(game), "observed", None)
@@ -127,7 +128,6 @@ def frames_page(
     opening without views up to ``start``; views are built for the page only. The Match
     the Twos reveals go into the last position's events, as in :func:`replay_frames`.
     """
-    from engine import games
 
     total = len(replay.actions) + 1
     start, stop = max(0, start), min(total, stop)
@@ -136,7 +136,7 @@ def frames_page(
     frames: list[dict[str, Any]] = []
     if start == 0 and stop > 0:
         frames.append(frame_json(index=-1, seat=None, action=None, state=state,
-                                 events=list(getattr(state, "opening_events", ())), all_seats=all_seats))
+                                 events=list(state.opening_events), all_seats=all_seats))
     for position in range(1, stop):
         seat, action = replay.actions[position - 1]
         events = state.apply(seat, action)

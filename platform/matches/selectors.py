@@ -181,7 +181,7 @@ def match_replay_file(*, match: Match, game: MatchGame) -> dict[str, Any]:
 
 
 def _public_bot_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from matches.serializers import public_bot_error
+    from matches.serializers import public_bot_error  # cycle: matches.serializers imports matches.selectors
 
     return [public_bot_error(error) for error in errors]
 

@@ -20,6 +20,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from decks.permissions import deck_visibility
+from engine import games
 from matches.models import Match, MatchGame, MatchSeat
 from matches.selectors import match_sealed
 from web.games import seat_counts_text
@@ -196,7 +197,6 @@ class MatchDetailSerializer(MatchSerializer):
 def param_ranges() -> dict[str, str]:
     """Per game, its parameters and their ranges as the engine declares them
     (``Game.param_specs``), for the schema; those the platform sets itself are left out."""
-    from engine import games
 
     out: dict[str, str] = {}
     for name in games:

@@ -38,11 +38,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from decks.models import DeckVersion
+from engine import core as engine_core
 from engine import games as engine_games
 from engine.core import Game, Outcome, Replay
 from matches import conf, fairness, queries, signals
 from matches.models import Match, MatchGame, MatchSeat
 from matches.scoring import entry_places, standing
+from matches.selectors import match_get
+from matches.serializers import MatchDetailSerializer
 from web import effects
 from web.apperrors import AppError
 from web.games import seat_counts_text
@@ -695,12 +698,10 @@ def match_game_verify(*, game: MatchGame) -> list[str]:
     failed one is recorded in ``verify_error`` and tried again next time (the engine may
     have been fixed since). Writes one row with a conditional UPDATE, no lock held.
     """
-    from engine.core import verify_replay
-
     if game.verified_at is not None:
         return []
     try:
-        problems = verify_replay(game.load_replay())
+        problems = engine_core.verify_replay(game.load_replay())
     except Exception as exc:  # a replay the engine cannot even load is a failed verification
         problems = [f"the engine could not replay it: {type(exc).__name__}: {exc}"]
     now = timezone.now()
@@ -734,9 +735,6 @@ def match_broadcast(*, match_id: int) -> None:
     """
 
     def event() -> dict[str, Any] | None:
-        from matches.selectors import match_get
-        from matches.serializers import MatchDetailSerializer
-
         try:
             match = match_get(match_id=match_id)
         except Match.DoesNotExist:

@@ -17,6 +17,8 @@ import logging
 import time
 from typing import Any
 
+from web import effects
+
 logger = logging.getLogger(__name__)
 
 
@@ -54,6 +56,4 @@ class BoardStreamer:
 
 
 def _group_send(match_id: int, frame: dict[str, Any]) -> None:
-    from web import effects
-
     effects.group_send(f"match.{match_id}", frame)

@@ -17,13 +17,10 @@ from typing import Any
 
 from celery import shared_task
 
-from matches.play import LeaseKeeper, game_params, game_seed, play_game, play_until_decided
+from matches.play import LeaseKeeper, play_until_decided
 from matches.services import LeaseLost, match_claim, match_fail, match_sweep_expired, match_tiebreak_resolve
 
 logger = logging.getLogger(__name__)
-
-#: The play loop's helpers are importable from here as well as from matches.play.
-__all__ = ["game_params", "game_seed", "play_game", "run_match", "run_tiebreak", "sweep"]
 
 
 def _worker_id(task: Any) -> str:

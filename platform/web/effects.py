@@ -3,9 +3,8 @@
 A service writes rows, then asks for its side effects from ``transaction.on_commit``
 (:func:`broadcast_on_commit` does it for a broadcast): they run only once the rows are
 committed (what a worker or a page then reads is what was written), and never if the
-transaction rolls back. The apps name their task helpers (``matches.services._enqueue``,
-``tournaments.services.enqueue``, ``live.services._enqueue``) so that tests can record what
-would be sent; each is one call of :func:`send_task`.
+transaction rolls back. Every task and every channel-layer message of the platform leaves
+through this module; no app keeps a pipeline of its own.
 
 A broker or channel layer that is down must not undo or fail a write that is already
 committed, so :func:`send_task` and :func:`group_send` log a failure instead of raising
@@ -14,7 +13,15 @@ lost task message would have done, and a page re-reads its state on its next upd
 reload. This module is the only place that catches those failures.
 
 A step that commits many effects at once (a live event's round: hundreds of notices and
-tasks) runs inside :func:`batched`, which sends them together when it ends.
+tasks) runs inside :func:`batched`, which sends them together when it ends. A step whose
+group sends its caller sends itself, from an event loop (a move made from a socket),
+runs inside :func:`collecting` and hands what it gathered to :func:`asend`, which sends
+many at once with the bound of :func:`layer_gate`. Services ask for their effects with
+:func:`send_task_on_commit` and :func:`broadcast_on_commit`; a step that will do what an
+effect asks for itself holds it back with :func:`withholding`.
+
+Tests record what would be sent with :func:`recording` (the ``effects_recorded`` fixture):
+while it is active, nothing is sent, in any thread of the process.
 """
 
 from __future__ import annotations
@@ -22,8 +29,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -34,12 +44,114 @@ logger = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 
-#: At most this many channel-layer sends of a batch are in flight at once (the Redis
-#: layer's connection pool raises instead of waiting when it runs out).
-BATCH_SENDS_IN_FLIGHT = 32
+#: At most this many channel-layer calls of one event loop are in flight at once (group
+#: sends of a batch or of :func:`asend`, and the sockets' group joins and leaves): the Redis
+#: layer's connection pool (redis-py: 100 connections) raises instead of waiting when it
+#: runs out.
+SENDS_IN_FLIGHT = 32
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
-#: Per thread: the batch that :func:`batched` is gathering, if any.
+#: Per thread: the batch that :func:`batched` is gathering, if any; the group sends that
+#: :func:`collecting` gathers, if any; the tasks :func:`withholding` holds back.
 _batch = threading.local()
+_collected = threading.local()
+_withheld = threading.local()
+
+
+@dataclass
+class Recording:
+    """What would have been sent while :func:`recording` was active, in order: tasks as
+    ``(name, args, queue, countdown)``, group sends as ``(group, message)``."""
+
+    tasks: list[tuple[str, list[Any], str, float | None]] = field(default_factory=list)
+    sends: list[tuple[str, Event]] = field(default_factory=list)
+
+    def task_names(self) -> list[str]:
+        return [name for name, _, _, _ in self.tasks]
+
+    def tasks_named(self, name: str) -> list[list[Any]]:
+        """The arguments of every task ``name`` recorded, in order."""
+        return [args for task, args, _, _ in self.tasks if task == name]
+
+    def for_group(self, group: str) -> list[Event]:
+        return [message for g, message in self.sends if g == group]
+
+
+#: The active recordings, innermost last (process-wide: a move run on a pool thread is
+#: recorded as well as one run on the test's own thread).
+_recordings: list[Recording] = []
+
+
+@contextmanager
+def recording() -> Iterator[Recording]:
+    """Record, instead of sending, every task and group send of the process while in the
+    block (:func:`send_task`, :func:`group_send`, :func:`asend`; before any batching, so
+    each is recorded as it was asked for). For tests."""
+    record = Recording()
+    _recordings.append(record)
+    try:
+        yield record
+    finally:
+        _recordings.remove(record)
+
+
+def _recorder() -> Recording | None:
+    return _recordings[-1] if _recordings else None
+
+
+def layer_gate() -> asyncio.Semaphore:
+    """The running loop's bound on channel-layer calls in flight (:data:`SENDS_IN_FLIGHT`):
+    group sends, and the sockets' group joins and leaves (a thousand sockets closing at once
+    must not ask the Redis pool for a thousand connections)."""
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(SENDS_IN_FLIGHT)
+    return gate
+
+
+@contextmanager
+def collecting() -> Iterator[list[tuple[str, Event]]]:
+    """Gather, instead of sending, the :func:`group_send` calls made in this thread while in
+    the block (the on-commit effects of the transactions that commit inside it); the caller
+    sends them itself with :func:`asend` (a socket consumer does, on its event loop, so that
+    the thread that ran the step is free for the next one as soon as it has committed).
+    Tasks are still sent as usual. A transaction that rolls back adds nothing."""
+    previous = getattr(_collected, "sends", None)
+    sends: list[tuple[str, Event]] = []
+    _collected.sends = sends
+    try:
+        yield sends
+    finally:
+        _collected.sends = previous
+
+
+async def asend(sends: Sequence[tuple[str, Event]]) -> None:
+    """Send ``(group, message)`` pairs through the channel layer from an event loop, many
+    at once within :func:`layer_gate` (one group's messages in their order); never raises."""
+    if not sends:
+        return
+    record = _recorder()
+    if record is not None:
+        record.sends.extend(sends)
+        return
+    await _send_all(sends)
+
+
+@contextmanager
+def withholding(name: str, args: Sequence[Any]) -> Iterator[None]:
+    """While in the block, :func:`send_task_on_commit` of task ``name`` with ``args`` asks
+    for nothing in this thread: the step running the block does what it would do (an
+    event's advance deciding its due games, whose ends would each ask for an advance)."""
+    key = (name, tuple(args))
+    held = getattr(_withheld, "keys", None)
+    if held is None:
+        held = _withheld.keys = []
+    held.append(key)
+    try:
+        yield
+    finally:
+        held.remove(key)
 
 
 class _Batch:
@@ -131,7 +243,7 @@ async def _send_all(sends: Sequence[tuple[str, Event]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    gate = asyncio.Semaphore(BATCH_SENDS_IN_FLIGHT)
+    gate = layer_gate()
     # Groups side by side; the messages of one group in the order they were sent (a
     # board's final view before the view that links its next game).
     by_group: dict[str, list[Event]] = {}
@@ -169,6 +281,10 @@ def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | 
     clock check per game, all due at the same moment)."""
     from config.celery import app
 
+    record = _recorder()
+    if record is not None:
+        record.tasks.append((name, list(args), queue, countdown))
+        return True
     batch = getattr(_batch, "current", None)
     if batch is not None:
         task = (name, list(args), queue, countdown)
@@ -185,14 +301,25 @@ def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | 
 
 def group_send(group: str, event: Event | Callable[[], Event | None]) -> bool:
     """Send ``event`` to the channel-layer ``group`` now (at the end of a :func:`batched`
-    block, inside one); False (logged) on failure.
+    block, inside one; to the caller of :func:`collecting`, inside one); False (logged) on
+    failure.
 
     ``event`` may be a function that builds it (it reads the committed rows, at once,
     even in a batch); one that returns None sends nothing."""
     try:
         message = event() if callable(event) else event
+        if message is None:
+            return False
+        collected = getattr(_collected, "sends", None)
+        if collected is not None:
+            collected.append((group, message))
+            return True
+        record = _recorder()
+        if record is not None:
+            record.sends.append((group, message))
+            return True
         layer = get_channel_layer()
-        if message is None or layer is None:
+        if layer is None:
             return False
         batch = getattr(_batch, "current", None)
         if batch is not None:
@@ -218,3 +345,23 @@ def built(build: Callable[[], Event | None], what: str) -> Event | None:
 def broadcast_on_commit(group: str, event: Event | Callable[[], Event | None]) -> None:
     """:func:`group_send` once the current transaction commits."""
     transaction.on_commit(lambda: group_send(group, event))
+
+
+def send_task_on_commit(name: str, *, args: Sequence[Any], queue: str, due_in: float | None = None,
+                        merge: float | None = None) -> None:
+    """:func:`send_task` once the current transaction commits (at once outside one),
+    unless :func:`withholding` holds the task back in this thread now.
+
+    ``due_in`` (seconds) counts from this call: the time until the commit (and the rest of
+    the step) comes off the countdown instead of being added to it."""
+    key = (name, tuple(args))
+    if key in (getattr(_withheld, "keys", None) or ()):
+        return
+    args = list(args)
+    asked = time.monotonic()
+
+    def send() -> None:
+        countdown = None if due_in is None else max(0.0, due_in - (time.monotonic() - asked))
+        send_task(name, args=args, queue=queue, countdown=countdown, merge=merge)
+
+    transaction.on_commit(send)

@@ -14,6 +14,8 @@ from django.urls import Resolver404, resolve
 from whitenoise.middleware import WhiteNoiseFileResponse
 from whitenoise.middleware import WhiteNoiseMiddleware as BaseWhiteNoiseMiddleware
 
+from web.errors import bad_request, not_found
+
 _END = object()
 
 
@@ -55,7 +57,6 @@ class RefuseNulMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         # Answered here rather than raised, so that the answer is the same with DEBUG on
         # (Django would show its debug page for a raised BadRequest).
-        from web.errors import bad_request
 
         if "\x00" in request.path:
             return bad_request(request, BadRequest(
@@ -92,8 +93,6 @@ class SiteNotFoundMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if self._replaces_debug_page():
-            from web.errors import not_found
-
             try:
                 resolve(request.path_info, urlconf=getattr(request, "urlconf", None))
             except Resolver404 as exc:
@@ -102,7 +101,5 @@ class SiteNotFoundMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponseBase | None:
         if isinstance(exception, Http404) and self._replaces_debug_page():
-            from web.errors import not_found
-
             return not_found(request, exception)
         return None

@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from accounts.selectors import recent_matches
-from decks.cards.selectors import GAME_TITLES
+from web.games import GAME_TITLES
 from web.health import service_report
 
 logger = logging.getLogger(__name__)

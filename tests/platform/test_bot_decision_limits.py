@@ -74,31 +74,39 @@ def deck(owner: User, game: str, index: int = 0, *, pilot: str = "random", start
 
 def spinner_first(spinner: str, bot_deck, person_deck, person: User):
     """A live TempoFront match in which the spinner's seat (0) is the first to act."""
-    from live.services import SeatSpec, live_create, live_plan
+    from live.creation import SeatSpec, live_create, live_plan
 
     seats = [SeatSpec(deck_version=bot_deck, bot=spinner), SeatSpec(deck_version=person_deck, user=person)]
     seed = next(seed for seed in range(1, 100) if 0 in live_plan(seats=seats, seed=seed).state.to_act())
     return live_create(seats=seats, seed=seed)
 
 
+class LiveTasks:
+    """The live tasks of a recording, as (name, args), read when compared."""
+
+    def __init__(self, record):
+        self.record = record
+
+    def __iter__(self):
+        return iter([(name, list(args)) for name, args, _, _ in self.record.tasks if name.startswith("live.")])
+
+    def __eq__(self, other) -> bool:
+        return list(self) == other
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 @pytest.fixture
-def live_sent(monkeypatch):
+def live_sent(effects_recorded):
     """The live services' tasks and views, recorded instead of sent."""
-    from live import services
-
-    tasks: list[tuple[str, list]] = []
-    monkeypatch.setattr(services, "_enqueue", lambda task, args, **kw: tasks.append((task, list(args))))
-    monkeypatch.setattr(services, "broadcast", lambda messages: None)
-    return tasks
+    return LiveTasks(effects_recorded)
 
 
 @pytest.fixture
-def match_sent(monkeypatch):
-    from matches import services
-
-    calls: list[tuple[str, int]] = []
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kw: calls.append((name, object_id)))
-    return calls
+def match_sent(effects_recorded):
+    """The match services' tasks, recorded instead of sent."""
+    return effects_recorded
 
 
 # --------------------------------------------------------------------------- one check of every bot spec
@@ -129,11 +137,12 @@ def test_the_api_refuses_an_unbounded_live_bot_with_400_naming_the_bound_and_cre
 def test_pilots_and_live_bots_are_refused_by_the_same_check_with_the_same_words(spec, live_sent):
     import decks.services
     import engine.bots
-    import live.services
+    import live.creation
+    from live.challenges import live_play_bot
+    from live.creation import SeatSpec, live_create
     from live.models import LiveMatch
-    from live.services import SeatSpec, live_create, live_play_bot
 
-    assert decks.services.clean_platform_spec is live.services.clean_platform_spec is engine.bots.clean_platform_spec
+    assert decks.services.clean_platform_spec is live.creation.clean_platform_spec is engine.bots.clean_platform_spec
     alice = user("alice")
     deck(user("site"), "tempofront", 1, starter_deck=True)
     mine = deck(alice, "tempofront")

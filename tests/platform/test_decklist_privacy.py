@@ -23,7 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from decks.models import Deck
-from decks.permissions import can_view_deck, deck_visibility
+from decks.permissions import deck_visibility
 from decks.services import deck_register
 from engine import games
 from matches.models import Match
@@ -213,6 +213,10 @@ def test_broadcasts_and_sockets_name_decks_as_to_anyone(event):
     assert leaks(json.dumps(data, default=str), event["deck"]) == []
     live = LiveMatch.objects.get(match=event["match"])
     assert SECRET_NAME not in json.dumps(players_json(list(live.seats.all())))
+
+
+def can_view_deck(user, deck, *, now=None) -> bool:
+    return deck_visibility(user, now=now).can_view(deck)
 
 
 def test_a_deck_in_an_unpublished_event_is_hidden_everywhere_until_then(event):

@@ -79,7 +79,8 @@ def test_the_live_board_header_names_the_event_and_round_not_a_deck(event, usern
 
 def play_to_end(match_id: int) -> None:
     """Seeded random moves of both players through the live services, to the game's end."""
-    from live import engine_state, services
+    from live import engine_state
+    from live import moves as live_moves
 
     live = LiveMatch.objects.get(match_id=match_id)
     users = {row.seat: row.user for row in live.seats.select_related("user")}
@@ -90,7 +91,7 @@ def play_to_end(match_id: int) -> None:
         legal = [a for a in state.legal_actions(seat) if a.kind != "concede"] or list(state.legal_actions(seat))
         action = rng.choice(legal)
         state.apply(seat, action)
-        services.live_act(match_id=match_id, user=users[seat], action_json=action.to_json())
+        live_moves.live_act(match_id=match_id, user=users[seat], action_json=action.to_json())
 
 
 @pytest.mark.browser

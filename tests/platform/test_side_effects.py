@@ -171,3 +171,90 @@ def test_a_batch_that_raises_still_sends_what_was_gathered(listener):
     # Outside a batch, a send goes at once again.
     effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "d"})
     assert listener.get(5.0)["worker"] == "d"
+
+
+def test_a_recording_keeps_what_every_thread_would_send_and_sends_nothing(listener, monkeypatch):
+    """``effects.recording`` (the ``effects_recorded`` fixture): tasks and group sends of
+    any thread of the process are recorded as they were asked for, before any batching;
+    nothing reaches the broker or the channel layer, and sending resumes after it."""
+    import threading
+
+    from config.celery import app
+    from web import effects
+
+    sent: list = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args)))
+    with effects.recording() as record:
+        with effects.batched():
+            effects.send_task("t.one", args=[1], queue="q")
+            effects.send_task("t.one", args=[1], queue="q")
+        other = threading.Thread(target=lambda: effects.group_send(SITE_GROUP, {"type": "site.heartbeat",
+                                                                                "worker": "rec"}))
+        other.start()
+        other.join()
+        effects.send_task("t.two", args=[2], queue="q", countdown=4.0)
+    assert record.tasks == [("t.one", [1], "q", None), ("t.one", [1], "q", None), ("t.two", [2], "q", 4.0)]
+    assert record.task_names() == ["t.one", "t.one", "t.two"]
+    assert record.for_group(SITE_GROUP) == [{"type": "site.heartbeat", "worker": "rec"}]
+    assert sent == [] and listener.get() is None
+    effects.send_task("t.three", args=[3], queue="q")
+    assert sent == [("t.three", [3])]
+
+
+def test_a_step_collects_its_group_sends_for_its_caller_who_sends_them_from_an_event_loop(listener, monkeypatch,
+                                                                                        django_capture_on_commit_callbacks):
+    """``effects.collecting`` keeps the group sends of the transactions committed in the
+    block (a move made from a socket) and sends the tasks as usual; ``effects.asend`` then
+    sends them from an event loop, in their order. A transaction that rolls back adds
+    nothing."""
+    from asgiref.sync import async_to_sync
+
+    from config.celery import app
+    from web import effects
+
+    tasks: list = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: tasks.append(name))
+    with effects.collecting() as sends:
+        with django_capture_on_commit_callbacks(execute=True):
+            effects.broadcast_on_commit(SITE_GROUP, {"type": "site.heartbeat", "worker": "x"})
+            effects.send_task_on_commit("t.bot", args=[1], queue="live")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            effects.broadcast_on_commit(SITE_GROUP, {"type": "site.heartbeat", "worker": "rolled back"})
+            raise RuntimeError("refused")
+        effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "y"})
+    assert [message["worker"] for _, message in sends] == ["x", "y"] and tasks == ["t.bot"]
+    assert listener.get() is None
+    async_to_sync(effects.asend)(sends)
+    assert [listener.get(5.0)["worker"] for _ in range(2)] == ["x", "y"]
+
+
+def test_a_task_asked_for_on_commit_is_due_from_the_request_and_can_be_withheld(monkeypatch,
+                                                                               django_capture_on_commit_callbacks):
+    """``send_task_on_commit``: sent once the transaction commits, never for one that rolls
+    back; ``due_in`` counts from the request (the time until the commit comes off the
+    countdown); inside ``withholding`` of the same task and arguments nothing is asked for
+    (the step does what the task would), while other arguments still are."""
+    import time
+
+    from config.celery import app
+    from web import effects
+
+    sent: list = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args,
+                                                                                     options["countdown"])))
+    with django_capture_on_commit_callbacks(execute=True):
+        effects.send_task_on_commit("t.advance", args=[7], queue="q", due_in=60.0)
+        effects.send_task_on_commit("t.advance", args=[8], queue="q")
+        time.sleep(0.3)
+        assert sent == []
+    (name, args, countdown), now = sent[0], sent[1]
+    assert (name, args) == ("t.advance", [7]) and 59.0 < countdown <= 59.75
+    assert now == ("t.advance", [8], None)
+    sent.clear()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        effects.send_task_on_commit("t.advance", args=[7], queue="q")
+        raise RuntimeError("refused")
+    with django_capture_on_commit_callbacks(execute=True), effects.withholding("t.advance", [7]):
+        effects.send_task_on_commit("t.advance", args=[7], queue="q")
+        effects.send_task_on_commit("t.advance", args=[9], queue="q")
+    assert sent == [("t.advance", [9], None)]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -16,23 +17,22 @@ def organiser(db):
 
 @dataclass
 class Sent:
-    calls: list[tuple[str, int]] = field(default_factory=list)
+    """The tasks of one id the services sent, as (name, id), from a recording of ``web.effects``."""
+
+    record: Any
+
+    @property
+    def calls(self) -> list[tuple[str, int]]:
+        return [(name, args[0]) for name, args, _, _ in self.record.tasks if len(args) == 1]
 
     def names(self) -> list[str]:
         return [name for name, _ in self.calls]
 
 
 @pytest.fixture
-def sent(monkeypatch) -> Sent:
-    """Record, instead of sending, what the match and tournament services enqueue."""
-    from matches import services as match_services
-    from tournaments import services
-
-    record = Sent()
-    monkeypatch.setattr(services, "enqueue", lambda name, object_id: record.calls.append((name, object_id)))
-    monkeypatch.setattr(match_services, "_enqueue",
-                        lambda name, object_id, *, queue="matches": record.calls.append((name, object_id)))
-    return record
+def sent(effects_recorded) -> Sent:
+    """Record, instead of sending, what the services send on commit."""
+    return Sent(effects_recorded)
 
 
 class Process:

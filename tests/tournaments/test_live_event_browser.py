@@ -86,7 +86,7 @@ def bob_acts_if_first(event_id: int) -> None:
     """If bob's seat is the one to decide first, he keeps his hand (as his board would), so
     that ann has a decision to make."""
     from live.models import LiveMatch
-    from live.services import live_act
+    from live.moves import live_act
     from tournaments.models import Pairing
 
     def act():

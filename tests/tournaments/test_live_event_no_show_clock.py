@@ -12,22 +12,16 @@ from tournament_helpers import make_deck, make_event, make_player
 
 from ladder.models import RatingChange
 from live import engine_state
+from live.endings import live_enforce_clocks
 from live.models import LiveMatch
-from live.services import live_enforce_clocks, live_seat_present
-from tournaments import live as live_events
+from live.moves import live_seat_present
 from tournaments.models import Entry, Pairing
 from tournaments.services import tournament_advance, tournament_enter, tournament_start
 
 
 @pytest.fixture(autouse=True)
-def quiet(monkeypatch):
-    from live import services as live_services
-    from tournaments import services
-
-    monkeypatch.setattr(live_services, "_enqueue", lambda task, args, **kw: None)
-    monkeypatch.setattr(live_services, "broadcast", lambda messages: None)
-    monkeypatch.setattr(services, "enqueue", lambda name, object_id: None)
-    monkeypatch.setattr(live_events.effects, "send_task", lambda name, **kw: None)
+def quiet(effects_recorded):
+    return effects_recorded
 
 
 @pytest.mark.django_db

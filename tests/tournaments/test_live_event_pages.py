@@ -19,7 +19,7 @@ from django.utils import timezone
 from tournament_helpers import make_deck, make_event, make_player
 
 from live.models import LiveSeat
-from live.services import live_resign, live_seat_present
+from live.moves import live_resign, live_seat_present
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import tournament_advance, tournament_drop, tournament_enter, tournament_start
 

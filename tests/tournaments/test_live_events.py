@@ -14,7 +14,7 @@ from tournament_helpers import make_deck, make_event, make_player
 
 from engine.core import Replay, verify_replay
 from live.models import LiveMatch, LiveSeat
-from live.services import live_resign, live_seat_present
+from live.moves import live_resign, live_seat_present
 from matches.models import Match
 from tournaments import live as live_events
 from tournaments.errors import Conflict
@@ -29,18 +29,29 @@ from tournaments.services import (
 )
 
 
-@pytest.fixture(autouse=True)
-def quiet(monkeypatch):
-    """Tasks and views are recorded instead of sent: these tests drive the event themselves."""
-    from live import services as live_services
-    from tournaments import services
+class Asked:
+    """The tasks recorded, as (name, id) for a task of one id sent at once, (name, args)
+    for others sent at once, (name, {"args", "queue", "countdown"}) for those sent with a
+    countdown."""
 
-    tasks: list = []
-    monkeypatch.setattr(live_services, "_enqueue", lambda task, args, **kw: tasks.append((task, args)))
-    monkeypatch.setattr(live_services, "broadcast", lambda messages: None)
-    monkeypatch.setattr(services, "enqueue", lambda name, object_id: tasks.append((name, object_id)))
-    monkeypatch.setattr(live_events.effects, "send_task", lambda name, **kw: tasks.append((name, kw)))
-    return tasks
+    def __init__(self, record):
+        self.record = record
+
+    def __iter__(self):
+        for name, args, queue, countdown in self.record.tasks:
+            if countdown is not None:
+                yield name, {"args": args, "queue": queue, "countdown": countdown}
+            else:
+                yield name, args[0] if len(args) == 1 else args
+
+    def clear(self) -> None:
+        self.record.tasks.clear()
+
+
+@pytest.fixture(autouse=True)
+def quiet(effects_recorded):
+    """Tasks and views are recorded instead of sent: these tests drive the event themselves."""
+    return Asked(effects_recorded)
 
 
 def people_event(organiser, **values):

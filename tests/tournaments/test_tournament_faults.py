@@ -39,13 +39,10 @@ def finished(event: Tournament):
 
 def start_without_sending(event: Tournament, organiser, monkeypatch) -> list[int]:
     """Start the event with the match messages held back; return its round-1 match ids."""
-    from matches import services as match_services
-    from tournaments import services
+    from web import effects
 
-    monkeypatch.setattr(match_services, "_enqueue", lambda *args, **kwargs: None)
-    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: None)
-    tournament_start(tournament_id=event.pk, by=organiser)
-    monkeypatch.undo()
+    with effects.recording():
+        tournament_start(tournament_id=event.pk, by=organiser)
     return list(Pairing.objects.filter(round__tournament=event).exclude(match=None).values_list("match_id",
                                                                                                flat=True))
 

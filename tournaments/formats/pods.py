@@ -7,6 +7,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import games
+
 from .registry import EventState, GroupFormat, PairSpec, dropped_ids, specs
 from .swiss import History, _active
 from .types import DEFAULT_POINTS, Pairing, Player, PointsTable, Result
@@ -140,7 +142,6 @@ class ConquestPods(GroupFormat):
 
     def check(self, values: Mapping[str, Any], clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
         # Pods need a game that seats three or more at a table; the game says how many it seats.
-        from engine import games
 
         game = games.get(values.get("game"))
         if game is not None and game.max_seats < min(self.seats):

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from decks.cards.art import art_seed
 from engine import games
 from web.games import GAME_TITLES
 
@@ -85,8 +86,6 @@ class CardFace:
         """The card's generated picture (``/cards/<game>/<id>/art.svg``), versioned by the
         data it is drawn from, so that it can be cached for a long time."""
         from django.urls import reverse
-
-        from decks.cards.art import art_seed
 
         return reverse("cards:art", args=[self.game, self.id]) + f"?v={art_seed(self.data, self.game)[:10]}"
 

@@ -57,6 +57,7 @@ class LanternsState:
         self.points: list[int] = [0] * num_seats
         self.discards: list[list[int]] = [[] for _ in range(num_seats)]
         self._outcome: Outcome | None = None
+        self.opening_events: list[Event] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -192,6 +193,7 @@ class LanternsState:
         out.round = self.round
         out.phase = self.phase
         out.rng = self.rng.clone()
+        out.opening_events = []
         out.hands = [list(h) for h in self.hands]
         out.decks = [list(d) for d in self.decks]
         out.placed = list(self.placed)

@@ -196,9 +196,12 @@ def test_a_bot_match_is_played_by_a_worker_and_its_replay_is_shown(highcard, cli
 
 
 @pytest.mark.django_db
-def test_a_swiss_event_of_the_game_runs_to_its_end(highcard, monkeypatch):
+def test_a_swiss_event_of_the_game_runs_to_its_end(highcard, effects_recorded):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     from matches.tasks import run_match
-    from tournaments import services as tournament_services
     from tournaments.models import Tiebreak, Tournament
     from tournaments.selectors import standings_rows
     from tournaments.services import (
@@ -209,12 +212,8 @@ def test_a_swiss_event_of_the_game_runs_to_its_end(highcard, monkeypatch):
         tournament_tiebreak_resolve,
     )
 
-    # Matches are played here, in the process that registered the game.
-    monkeypatch.setattr(tournament_services, "enqueue", lambda name, object_id: None)
-    monkeypatch.setattr(match_services, "_enqueue", lambda *args, **kwargs: None)
-    from datetime import timedelta
-
-    from django.utils import timezone
+    # Matches are played here, in the process that registered the game (``effects_recorded``:
+    # no task is sent).
 
     organiser = player("orga")
     event = tournament_create(organiser=organiser, name="Highcard open", game="highcard", format="swiss",

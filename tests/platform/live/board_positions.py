@@ -42,7 +42,7 @@ def script(live, rng_seed: int, stop: Callable | None = None, *, avoid: tuple[st
 def game_length(game: str, *, seed: int, rng_seed: int) -> int:
     """How many moves the scripted game of a ``two_people`` match with these seeds lasts."""
     from engine import games
-    from matches.tasks import game_seed
+    from matches.play import game_seed
 
     engine_game = games[game]
     state = engine_game.new_match(list(engine_game.starter_decks().values())[:2], game_seed(seed, 1))
@@ -57,16 +57,17 @@ def game_length(game: str, *, seed: int, rng_seed: int) -> int:
 
 def two_people(game: str, *, seed: int, rng_seed: int, stop: Callable | None = None) -> Position:
     """A live ``game`` match of alice and bob played up to ``stop`` (or its end)."""
-    from live import services
+    from live import creation
+    from live import moves as live_moves
+    from live.creation import SeatSpec
     from live.models import LiveMatch
-    from live.services import SeatSpec
 
     users = [User.objects.get_or_create(username=name)[0] for name in ("alice", "bob")]
     decks = [make_deck(user, game, index=i).latest_version for i, user in enumerate(users)]
     seats = [SeatSpec(deck_version=deck, user=user) for deck, user in zip(decks, users, strict=True)]
-    live = services.live_create(seats=seats, seed=seed)
+    live = creation.live_create(seats=seats, seed=seed)
     for seat, action in script(LiveMatch.objects.get(pk=live.pk), rng_seed, stop):
-        services.live_act(match_id=live.match_id, user=users[seat], action_json=action)
+        live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=action)
     cookies = []
     for user in users:
         client = Client()

@@ -3,7 +3,8 @@ enqueue and the views they broadcast after commit."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -24,12 +25,35 @@ def carol(db) -> User:
     return User.objects.create_user("carol", password="pw-carol-123")
 
 
+class _Seen(list):
+    """What a recording holds, seen one way; clearing it clears the recording."""
+
+    def __init__(self, items, source: list):
+        super().__init__(items)
+        self._source = source
+
+    def clear(self) -> None:
+        super().clear()
+        self._source.clear()
+
+
 @dataclass
 class Sent:
-    """Tasks the services sent (name, args, queue) and the views they broadcast."""
+    """Tasks the services sent (name, args, queue) and the views they broadcast, each view
+    as (seat or public group, view), from a recording of ``web.effects``."""
 
-    tasks: list[tuple[str, list, str]] = field(default_factory=list)
-    messages: list[tuple[str, dict]] = field(default_factory=list)
+    record: Any
+
+    @property
+    def tasks(self) -> list[tuple[str, list, str]]:
+        return _Seen([(name, list(args), queue) for name, args, queue, _ in self.record.tasks], self.record.tasks)
+
+    @property
+    def messages(self) -> list[tuple[str, dict]]:
+        # A move's one message to the match's group carries the view of every seat and of
+        # spectators, keyed by their own group.
+        return _Seen([(group, view) for _, message in self.record.sends if message.get("type") == "live.views"
+                      for group, view in message["views"].items()], self.record.sends)
 
     def bot_calls(self) -> list[list]:
         return [args for name, args, _ in self.tasks if name == "live.bot_act"]
@@ -39,15 +63,6 @@ class Sent:
 
 
 @pytest.fixture
-def sent(monkeypatch) -> Sent:
+def sent(effects_recorded) -> Sent:
     """Record, instead of sending, what the live services send after commit."""
-    from live import services
-
-    record = Sent()
-
-    def enqueue(task, args, *, countdown=None, queue="live", merge=None):
-        record.tasks.append((task, list(args), queue))
-
-    monkeypatch.setattr(services, "_enqueue", enqueue)
-    monkeypatch.setattr(services, "broadcast", lambda messages: record.messages.extend(messages))
-    return record
+    return Sent(effects_recorded)

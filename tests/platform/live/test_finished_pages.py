@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from live_helpers import make_deck
 
-from live import selectors, services
-from live.services import SeatSpec
+from live import challenges, creation, moves, selectors
+from live.creation import SeatSpec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,8 +32,8 @@ def bot_match(alice, bob, sent):
     """Alice's finished live match against a random bot (she resigned)."""
     make_deck(bob, "tempofront", index=1, starter=True)
     deck = make_deck(alice, "tempofront", index=0)
-    live = services.live_play_bot(user=alice, deck_version=deck.latest_version, bot="random")
-    services.live_resign(match_id=live.match_id, user=alice)
+    live = challenges.live_play_bot(user=alice, deck_version=deck.latest_version, bot="random")
+    moves.live_resign(match_id=live.match_id, user=alice)
     return live, deck
 
 
@@ -83,8 +83,8 @@ def test_a_rating_change_adds_up_as_shown(alice, bob, sent):
 
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)])
-    services.live_resign(match_id=live.match_id, user=bob)
+    live = creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)])
+    moves.live_resign(match_id=live.match_id, user=bob)
     change = RatingChange.objects.get(match_id=live.match_id, rating__player=alice)
     # Before 3.44 and after 6.16: shown as 3.4 and 6.2, so the change shown is +2.8, not +2.7.
     sigma = change.sigma_before

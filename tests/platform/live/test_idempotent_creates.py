@@ -19,7 +19,7 @@ from live_helpers import make_deck, starter_text
 from rest_framework.test import APIClient
 
 from decks.models import Deck
-from live import services as live_services
+from live import challenges as live_challenges
 from live.models import LiveChallenge, LiveMatch, QueueEntry
 from matches.models import Match
 from tournaments.models import Entry, Tournament
@@ -134,8 +134,8 @@ def test_a_malformed_key_is_a_400_naming_the_header(world, key, sent):
 
 
 def test_accepting_a_challenge_twice_answers_the_same_match(world, sent):
-    challenge = live_services.live_challenge(challenger=world["alice"], challenged_username="bob",
-                                             deck_version=world["deck"].latest_version)
+    challenge = live_challenges.live_challenge(challenger=world["alice"], challenged_username="bob",
+                                               deck_version=world["deck"].latest_version)
     client = api(world["bob"])
     body = {"accept": True, "deck": world["bob_deck"].pk}
     first = client.post(f"/api/live/challenges/{challenge.pk}/", body, format="json")
@@ -220,7 +220,8 @@ def _postgres() -> None:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", ENDPOINTS)
-def test_two_requests_at_the_same_moment_with_one_key_create_one_row_and_both_get_it(world, name, monkeypatch):
+def test_two_requests_at_the_same_moment_with_one_key_create_one_row_and_both_get_it(world, name, monkeypatch,
+                                                                                    effects_recorded):
     """A double click: two threads post the same key together; the create is slowed so
     that the second arrives while the first's transaction is open."""
     _postgres()
@@ -236,8 +237,6 @@ def test_two_requests_at_the_same_moment_with_one_key_create_one_row_and_both_ge
         return original(create=slow, **kwargs)
 
     monkeypatch.setattr(idempotency, "create_once", slow_create_once)
-    monkeypatch.setattr(live_services, "_enqueue", lambda *args, **kwargs: None)
-    monkeypatch.setattr(live_services, "broadcast", lambda messages: None)
     url, body, count = requests(world)[name]
     start = threading.Barrier(2)
     answers: list = [None, None]

@@ -87,11 +87,11 @@ def test_challenge_accept_and_errors(alice, bob, carol, sent):
 
 
 def test_live_pages_render_for_anyone_and_unknown_matches_are_404(alice, bob, sent):
-    from live import services
-    from live.services import SeatSpec
+    from live import creation
+    from live.creation import SeatSpec
 
     a, b = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
-    live = services.live_create(seats=[SeatSpec(deck_version=a.latest_version, user=alice),
+    live = creation.live_create(seats=[SeatSpec(deck_version=a.latest_version, user=alice),
                                        SeatSpec(deck_version=b.latest_version, user=bob)])
     index = Client().get("/live/")
     assert index.status_code == 200 and f"/live/{live.match_id}/".encode() in index.content

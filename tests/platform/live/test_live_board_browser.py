@@ -35,14 +35,14 @@ def view_shot(page, name: str) -> None:
 
 
 def bot_match(game: str, bot: str, seed: int) -> tuple[int, str]:
-    from live import services
-    from live.services import SeatSpec
+    from live import creation
+    from live.creation import SeatSpec
 
     alice = User.objects.create_user("alice", password="pw-alice-123")
     site = User.objects.create_user("site", password="pw-site-123")
     mine = make_deck(alice, game, index=0).latest_version
     theirs = make_deck(site, game, index=1, starter=True).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
+    live = creation.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
                                        SeatSpec(deck_version=theirs, bot=bot)], seed=seed)
     client = Client()
     client.force_login(alice)
@@ -415,12 +415,12 @@ def test_axe_finds_no_serious_problem_on_the_live_page_while_a_card_is_chosen(
 @pytest.fixture
 def two_people(django_db_setup, django_db_blocker) -> tuple[int, str, str]:
     """A live TempoFront match of alice and bob, neither of whom has opened it; their cookies."""
-    from live import services
-    from live.services import SeatSpec
+    from live import creation
+    from live.creation import SeatSpec
 
     with django_db_blocker.unblock():
         users = [User.objects.create_user(name, password=f"pw-{name}-123") for name in ("alice", "bob")]
-        live = services.live_create(seats=[SeatSpec(deck_version=make_deck(u, "tempofront", index=i).latest_version,
+        live = creation.live_create(seats=[SeatSpec(deck_version=make_deck(u, "tempofront", index=i).latest_version,
                                                     user=u) for i, u in enumerate(users)], seed=3)
         cookies = []
         for user in users:
@@ -456,11 +456,11 @@ def test_the_board_says_who_has_not_come_yet_until_they_do(width, two_people, as
 @pytest.fixture
 def double_no_show(two_people, django_db_blocker) -> tuple[int, str]:
     """The match of ``two_people`` after neither player showed up."""
-    from live import services
+    from live import endings
 
     match_id, alice, _ = two_people
     with django_db_blocker.unblock():
-        services.live_forfeit(match_id=match_id, seats=[0, 1])
+        endings.live_forfeit(match_id=match_id, seats=[0, 1])
     return match_id, alice
 
 

@@ -165,7 +165,7 @@ def play_rest(match_id: int, game: str) -> None:
     from board_positions import script
     from django.contrib.auth.models import User
 
-    from live import services
+    from live import moves as live_moves
     from live.models import LiveMatch
 
     def run():
@@ -173,7 +173,7 @@ def play_rest(match_id: int, game: str) -> None:
         users = [User.objects.get(username=n) for n in ("alice", "bob")]
         seed_rng = TF_RNG if game == "tempofront" else CQ_RNG
         for seat, action in script(live, seed_rng)[len(live.log):]:
-            services.live_act(match_id=match_id, user=users[seat], action_json=action)
+            live_moves.live_act(match_id=match_id, user=users[seat], action_json=action)
 
     in_thread(run)
 

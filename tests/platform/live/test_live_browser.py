@@ -158,15 +158,15 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
 @pytest.fixture
 def conquest_vs_bot(django_db_setup, django_db_blocker) -> tuple[int, str]:
     """A live Conquest match of alice (seat 0) against the random bot, and alice's cookie."""
-    from live import services
-    from live.services import SeatSpec
+    from live import creation
+    from live.creation import SeatSpec
 
     with django_db_blocker.unblock():
         alice = User.objects.create_user("alice", password="pw-alice-123")
         site = User.objects.create_user("site", password="pw-site-123")
         mine = make_deck(alice, "conquest", index=0).latest_version
         theirs = make_deck(site, "conquest", index=1, starter=True).latest_version
-        live = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
+        live = creation.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
                                            SeatSpec(deck_version=theirs, bot="random")], seed=4)
         client = Client()
         client.force_login(alice)

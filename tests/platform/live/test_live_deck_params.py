@@ -18,9 +18,9 @@ from live_helpers import make_deck
 
 from decks.models import DeckVersion
 from engine import games
-from live import services
+from live import creation
+from live.creation import SeatSpec
 from live.models import LiveChallenge, LiveMatch, QueueEntry
-from live.services import SeatSpec
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +66,7 @@ def assert_deck_refused(response, deck) -> None:
 def test_a_live_match_with_params_its_decks_do_not_fit_is_refused_naming_deck_size(alice, bob, sent):
     a, b = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
     with pytest.raises(ValidationError) as caught:
-        services.live_create(seats=[SeatSpec(deck_version=a.latest_version, user=alice),
+        creation.live_create(seats=[SeatSpec(deck_version=a.latest_version, user=alice),
                                     SeatSpec(deck_version=b.latest_version, user=bob)], params={"deck_size": 20})
     problems = caught.value.message_dict["seats"]
     assert problems == [f"deck '{deck.name}': 30 cards; deck_size is 20 here, so a deck has exactly 20 "
@@ -76,7 +76,7 @@ def test_a_live_match_with_params_its_decks_do_not_fit_is_refused_naming_deck_si
 
 def test_a_live_match_with_params_its_decks_fit_is_created_with_them(alice, bob, sent):
     a, b = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
-    live = services.live_create(seats=[SeatSpec(deck_version=a.latest_version, user=alice),
+    live = creation.live_create(seats=[SeatSpec(deck_version=a.latest_version, user=alice),
                                        SeatSpec(deck_version=b.latest_version, user=bob)],
                                 params={"max_copies": 3})
     assert live.match.params == {"max_copies": 3}

@@ -17,9 +17,11 @@ from test_live_sockets import open_socket, receive, receive_view
 
 from engine.core import CONCEDE, Replay, Rng, verify_replay
 from ladder.models import RatingChange
-from live import engine_state, selectors, services
+from live import broadcasts, creation, endings, engine_state, selectors
+from live import moves as live_moves
+from live.creation import SeatSpec
+from live.errors import LiveError
 from live.models import LiveMatch, LiveSeat
-from live.services import LiveError, SeatSpec
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +32,7 @@ BIG_CLOCK = 10**9
 def humans(game: str, users: list[User], **kwargs) -> LiveMatch:
     specs = [SeatSpec(deck_version=make_deck(u, game, index=i % 2).latest_version, user=u)
              for i, u in enumerate(users)]
-    return services.live_create(seats=specs, initial_ms=BIG_CLOCK, **kwargs)
+    return creation.live_create(seats=specs, initial_ms=BIG_CLOCK, **kwargs)
 
 
 def fresh(live: LiveMatch) -> LiveMatch:
@@ -48,7 +50,7 @@ def play(live: LiveMatch, users: list[User], moves: int, seed: int = 1, *, until
             assert state.outcome is None, "the match ended while being played: choose another seed"
             seat = state.to_act()[0]
             action = rng.choice(state.legal_actions(seat)).to_json()
-        services.live_act(match_id=live.match_id, user=users[seat], action_json=action)
+        live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=action)
     return fresh(live)
 
 
@@ -134,24 +136,24 @@ def test_a_move_proves_presence_and_the_service_sets_only_the_players_own_seats(
         seat = state.to_act()[0]
         action = state.legal_actions(seat)[0].to_json()
     users = [alice, bob]
-    services.live_act(match_id=live.match_id, user=users[seat], action_json=action)
+    live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=action)
     assert connected(live) == {seat: True, 1 - seat: False}
     # The view sent after the move already says so.
-    last = sent.for_group(services.group_public(live.match_id))[-1]
+    last = sent.for_group(broadcasts.group_public(live.match_id))[-1]
     assert [p["present"] for p in last["players"]] == [s == seat for s in range(2)]
 
     other = users[1 - seat]
-    assert services.live_seat_present(match_id=live.match_id, user=carol) is False
+    assert live_moves.live_seat_present(match_id=live.match_id, user=carol) is False
     assert connected(live) == {seat: True, 1 - seat: False}
-    assert services.live_seat_present(match_id=live.match_id, user=other) is True
-    assert services.live_seat_present(match_id=live.match_id, user=other) is False
+    assert live_moves.live_seat_present(match_id=live.match_id, user=other) is True
+    assert live_moves.live_seat_present(match_id=live.match_id, user=other) is False
     assert connected(live) == {0: True, 1: True}
 
 
 def test_a_bot_seat_is_always_present(alice, bob, sent):
     mine = make_deck(alice, "tempofront", index=0).latest_version
     theirs = make_deck(bob, "tempofront", index=1, starter=True).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
+    live = creation.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
                                        SeatSpec(deck_version=theirs, bot="random")])
     players = selectors.opening_payload(match_id=live.match_id, seat=0)["players"]
     assert [p["present"] for p in players] == [False, True]
@@ -162,7 +164,7 @@ def test_a_bot_seat_is_always_present(alice, bob, sent):
 
 def test_a_seat_that_did_not_show_forfeits_and_the_board_says_so(alice, bob, client, sent):
     live = humans("tempofront", [alice, bob])
-    done = services.live_forfeit(match_id=live.match_id, seats=[1])
+    done = endings.live_forfeit(match_id=live.match_id, seats=[1])
     assert done is not None and done.is_over
     live = fresh(live)
     assert live.outcome["places"] == [1, 2]
@@ -177,8 +179,8 @@ def test_a_seat_that_did_not_show_forfeits_and_the_board_says_so(alice, bob, cli
     assert game.outcome["places"] == [1, 2] and game.outcome["detail"]["forfeited"] == [1]
 
     # Both seats and the spectators were sent the end, in words.
-    for group in (services.group_for_seat(live.match_id, 0), services.group_for_seat(live.match_id, 1),
-                  services.group_public(live.match_id)):
+    for group in (broadcasts.group_for_seat(live.match_id, 0), broadcasts.group_for_seat(live.match_id, 1),
+                  broadcasts.group_public(live.match_id)):
         last = sent.for_group(group)[-1]
         assert last["status"] == "done" and last["outcome"]["forfeited"] == [1]
         assert last["result"]["ending"] == "bob forfeited: did not show up"
@@ -195,14 +197,14 @@ def test_a_seat_that_did_not_show_forfeits_and_the_board_says_so(alice, bob, cli
     assert "Decided by forfeit (bob did not show up): not rated." in page
 
     # A match already over is left as it is.
-    assert services.live_forfeit(match_id=live.match_id, seats=[0]) is None
+    assert endings.live_forfeit(match_id=live.match_id, seats=[0]) is None
     assert fresh(live).outcome == live.outcome and len(fresh(live).log) == len(live.log)
-    assert services.live_forfeit(match_id=999_999, seats=[0]) is None
+    assert endings.live_forfeit(match_id=999_999, seats=[0]) is None
 
 
 def test_both_seats_forfeiting_both_lose(alice, bob, client, sent):
     live = humans("conquest", [alice, bob])
-    services.live_forfeit(match_id=live.match_id, seats=[0, 1])
+    endings.live_forfeit(match_id=live.match_id, seats=[0, 1])
     live = fresh(live)
     assert live.outcome["places"] == [2, 2]
     assert live.outcome["forfeited"] == [0, 1]
@@ -225,11 +227,11 @@ def test_both_seats_forfeiting_both_lose(alice, bob, client, sent):
 
 def test_a_game_played_to_its_end_is_rated_where_a_forfeit_is_not(alice, bob, sent):
     played = humans("tempofront", [alice, bob])
-    services.live_resign(match_id=played.match_id, user=alice)
+    live_moves.live_resign(match_id=played.match_id, user=alice)
     assert "forfeited" not in Match.objects.get(pk=played.match_id).result
     assert RatingChange.objects.filter(match_id=played.match_id).count() == 2
     no_show = humans("tempofront", [alice, bob])
-    services.live_forfeit(match_id=no_show.match_id, seats=[0])
+    endings.live_forfeit(match_id=no_show.match_id, seats=[0])
     assert Match.objects.get(pk=no_show.match_id).winner_seat == 1
     assert not RatingChange.objects.filter(match_id=no_show.match_id).exists()
 
@@ -237,7 +239,7 @@ def test_a_game_played_to_its_end_is_rated_where_a_forfeit_is_not(alice, bob, se
 def test_forfeits_in_a_match_of_four_share_the_last_place(alice, bob, carol, sent):
     dave = User.objects.create_user("dave", password="pw-dave-123")
     live = humans("conquest", [alice, bob, carol, dave])
-    services.live_forfeit(match_id=live.match_id, seats=[3, 1])
+    endings.live_forfeit(match_id=live.match_id, seats=[3, 1])
     live = fresh(live)
     # Nobody has scored: the two who came share first, the two who did not share the last place.
     assert live.outcome["places"] == [1, 4, 1, 4]
@@ -251,7 +253,7 @@ def test_a_forfeit_naming_a_seat_the_match_does_not_have_changes_nothing(alice, 
     for seats, fragment in (([2], "no seat 2"), ([], "at least one seat"), (["1"], "no seat '1'"),
                             ([True], "no seat True")):
         with pytest.raises(ValidationError) as caught:
-            services.live_forfeit(match_id=live.match_id, seats=seats)
+            endings.live_forfeit(match_id=live.match_id, seats=seats)
         assert fragment in " ".join(caught.value.message_dict["seats"])
     live = fresh(live)
     assert live.status == "active" and live.log == []
@@ -265,7 +267,7 @@ def test_a_tempofront_game_stopped_at_the_time_limit_is_a_draw(alice, bob, clien
     live = humans("tempofront", [alice, bob])
     live = play(live, [alice, bob], 12)
     played = len(live.log)
-    done = services.live_adjudicate(match_id=live.match_id)
+    done = endings.live_adjudicate(match_id=live.match_id)
     assert done is not None
     live = fresh(live)
     assert live.status == "done" and len(live.log) == played
@@ -281,11 +283,11 @@ def test_a_tempofront_game_stopped_at_the_time_limit_is_a_draw(alice, bob, clien
     assert match.status == "done" and match.winner_seat is None
     game = match.games.get(number=1)
     assert game.outcome["reason"] == "adjudicated" and game.outcome["entry_places"] == [1, 1]
-    for group in (services.group_for_seat(live.match_id, 0), services.group_public(live.match_id)):
+    for group in (broadcasts.group_for_seat(live.match_id, 0), broadcasts.group_public(live.match_id)):
         last = sent.for_group(group)[-1]
         assert last["status"] == "done" and last["result"]["ending"] == "Drawn at the round's time limit"
     pages_answer(client, live.match_id)
-    assert services.live_adjudicate(match_id=live.match_id) is None
+    assert endings.live_adjudicate(match_id=live.match_id) is None
 
 
 def test_a_conquest_game_stopped_at_the_time_limit_goes_to_the_most_conquest(alice, bob, client, sent):
@@ -299,7 +301,7 @@ def test_a_conquest_game_stopped_at_the_time_limit_goes_to_the_most_conquest(ali
         pools = [p.conquest for p in state.players]
     assert pools[0] != pools[1], "nobody scored: choose another seed"
     leader = 0 if pools[0] > pools[1] else 1
-    services.live_adjudicate(match_id=live.match_id, reason="round 2 time limit")
+    endings.live_adjudicate(match_id=live.match_id, reason="round 2 time limit")
     live = fresh(live)
     places = [1 if s == leader else 2 for s in range(2)]
     assert live.outcome["places"] == places
@@ -321,13 +323,13 @@ def test_a_conquest_game_stopped_at_the_time_limit_goes_to_the_most_conquest(ali
 
 def test_linking_the_next_game_sends_it_to_both_seats_and_spectators(asgi_server, alice, bob, carol):
     live = humans("tempofront", [alice, bob])
-    services.live_resign(match_id=live.match_id, user=bob)
+    live_moves.live_resign(match_id=live.match_id, user=bob)
     following = humans("tempofront", [alice, bob])
     with open_socket(asgi_server, live.match_id, alice) as a, open_socket(asgi_server, live.match_id, bob) as b, \
             open_socket(asgi_server, live.match_id, carol) as watcher:
         openings = [receive_view(a), receive_view(b), receive_view(watcher)]
         assert all(v["status"] == "done" and "next_url" not in v and "next_url" not in v["result"] for v in openings)
-        services.live_link_next(match_id=live.match_id, next_match_id=following.match_id)
+        endings.live_link_next(match_id=live.match_id, next_match_id=following.match_id)
         url = f"/live/{following.match_id}/"
         for socket, opening in zip((a, b, watcher), openings, strict=True):
             again = receive_view(socket)
@@ -336,7 +338,7 @@ def test_linking_the_next_game_sends_it_to_both_seats_and_spectators(asgi_server
             # Each socket still gets its own seat's view.
             assert again["seat"] == opening["seat"]
         # Linking the same game again changes nothing and sends nothing.
-        services.live_link_next(match_id=live.match_id, next_match_id=following.match_id)
+        endings.live_link_next(match_id=live.match_id, next_match_id=following.match_id)
         with pytest.raises(TimeoutError):
             a.recv(timeout=1.5)
     assert fresh(live).next_match_id == following.match_id
@@ -348,19 +350,19 @@ def test_a_next_game_linked_during_play_shows_once_the_match_ends_and_bad_links_
     following = humans("tempofront", [alice, bob])
     other = humans("tempofront", [alice, bob])
     with pytest.raises(LiveError) as caught:
-        services.live_link_next(match_id=live.match_id, next_match_id=999_999)
+        endings.live_link_next(match_id=live.match_id, next_match_id=999_999)
     assert caught.value.code == "not_found" and "999999" in caught.value.message
     with pytest.raises(ValidationError):
-        services.live_link_next(match_id=live.match_id, next_match_id=live.match_id)
+        endings.live_link_next(match_id=live.match_id, next_match_id=live.match_id)
     with pytest.raises(LiveError):
-        services.live_link_next(match_id=999_999, next_match_id=following.match_id)
+        endings.live_link_next(match_id=999_999, next_match_id=following.match_id)
     sent.messages.clear()
-    services.live_link_next(match_id=live.match_id, next_match_id=following.match_id)
+    endings.live_link_next(match_id=live.match_id, next_match_id=following.match_id)
     assert sent.messages == []  # nothing to offer while the match is being played
     assert "next_url" not in selectors.opening_payload(match_id=live.match_id, seat=0)
     with pytest.raises(LiveError) as caught:
-        services.live_link_next(match_id=live.match_id, next_match_id=other.match_id)
+        endings.live_link_next(match_id=live.match_id, next_match_id=other.match_id)
     assert caught.value.code == "already_linked"
-    services.live_resign(match_id=live.match_id, user=alice)
-    last = sent.for_group(services.group_for_seat(live.match_id, 0))[-1]
+    live_moves.live_resign(match_id=live.match_id, user=alice)
+    last = sent.for_group(broadcasts.group_for_seat(live.match_id, 0))[-1]
     assert last["status"] == "done" and last["next_url"] == f"/live/{following.match_id}/"

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 from live_helpers import make_deck
 
-from live import selectors, services
+from live import matchmaking, moves, selectors
 from live.models import LiveChallenge, LiveMatch, QueueEntry
 from matches.models import Match
 
@@ -49,7 +49,7 @@ def test_the_queue_says_idle_once_the_matched_match_is_over_and_both_play_again_
     assert alice_client.get("/api/live/queue/").json() == {"state": "matched", "match": match_id,
                                                           "url": f"/live/{match_id}/"}
 
-    services.live_resign(match_id=match_id, user=alice)
+    moves.live_resign(match_id=match_id, user=alice)
     assert LiveMatch.objects.get(match_id=match_id).is_over
 
     for client in (alice_client, bob_client):
@@ -64,7 +64,7 @@ def test_the_queue_says_idle_once_the_matched_match_is_over_and_both_play_again_
     assert post(bob_client, "/api/live/queue/", {"deck": decks["bob"]}).json()["state"] == "waiting"
     assert post(alice_client, "/api/live/queue/", {"deck": decks["alice"]}).json()["state"] == "waiting"
     # The match rated them apart; once the windows have widened they meet again.
-    [again] = services.live_pair_queues(now=timezone.now() + timedelta(minutes=10))
+    [again] = matchmaking.live_pair_queues(now=timezone.now() + timedelta(minutes=10))
     assert again not in (match_id, bot.json()["match"])
     for client in (alice_client, bob_client):
         assert client.get("/api/live/queue/").json()["match"] == again
@@ -72,8 +72,8 @@ def test_the_queue_says_idle_once_the_matched_match_is_over_and_both_play_again_
 
 def test_the_tick_and_the_migration_delete_queue_entries_of_finished_matches(alice, bob, carol, sent):
     _, _, match_id, _ = matched_pair(alice, bob)
-    services.live_queue_join(user=carol, deck_version=make_deck(carol, "conquest").latest_version)
-    services.live_resign(match_id=match_id, user=bob)
+    matchmaking.live_queue_join(user=carol, deck_version=make_deck(carol, "conquest").latest_version)
+    moves.live_resign(match_id=match_id, user=bob)
     assert QueueEntry.objects.filter(match_id=match_id).count() == 2  # released lazily, ignored meanwhile
 
     migration = importlib.import_module("live.migrations.0002_release_finished_queue_entries")
@@ -83,8 +83,8 @@ def test_the_tick_and_the_migration_delete_queue_entries_of_finished_matches(ali
 
     # The same clean-up runs with every tick (through live_pair_queues).
     _, _, second, _ = matched_pair(*[User.objects.create_user(n) for n in ("dan", "eve")])
-    services.live_resign(match_id=second, user=User.objects.get(username="dan"))
-    services.live_pair_queues()
+    moves.live_resign(match_id=second, user=User.objects.get(username="dan"))
+    matchmaking.live_pair_queues()
     assert not QueueEntry.objects.filter(match_id=second).exists()
     assert selectors.queue_status(user=carol)["state"] == "waiting"
 
@@ -93,7 +93,7 @@ def test_a_deleted_match_takes_its_queue_entries_with_it_instead_of_putting_them
     _, _, match_id, _ = matched_pair(alice, bob)
     Match.objects.filter(pk=match_id).delete()
     assert not QueueEntry.objects.exists()
-    assert services.live_pair_queues() == []
+    assert matchmaking.live_pair_queues() == []
     assert selectors.queue_status(user=alice) == {"state": "idle"}
 
 
@@ -102,7 +102,7 @@ def test_the_challenger_is_not_sent_back_to_the_match_of_a_finished_challenge(al
     made = post(signed_in(alice), "/api/live/challenges/", {"username": "bob", "deck": a.pk}).json()
     accepted = post(signed_in(bob), f"/api/live/challenges/{made['id']}/", {"accept": True, "deck": b.pk}).json()
     assert [c["match"] for c in signed_in(alice).get("/api/live/challenges/").json()["accepted"]] == [accepted["match"]]
-    services.live_resign(match_id=accepted["match"], user=bob)
+    moves.live_resign(match_id=accepted["match"], user=bob)
     assert signed_in(alice).get("/api/live/challenges/").json()["accepted"] == []
 
 

@@ -23,8 +23,8 @@ def cookie_of(user: User) -> str:
 @pytest.fixture
 def series(db):
     """Game 1 of alice against bob, which bob forfeited, and game 2, not yet linked."""
-    from live import services
-    from live.services import SeatSpec
+    from live import creation, endings
+    from live.creation import SeatSpec
 
     alice = User.objects.create_user("alice", password="pw-alice-123")
     bob = User.objects.create_user("bob", password="pw-bob-123")
@@ -33,16 +33,16 @@ def series(db):
              make_deck(bob, "tempofront", index=1).latest_version]
 
     def game():
-        return services.live_create(seats=[SeatSpec(deck_version=decks[0], user=alice),
+        return creation.live_create(seats=[SeatSpec(deck_version=decks[0], user=alice),
                                            SeatSpec(deck_version=decks[1], user=bob)])
 
     first, second = game(), game()
-    services.live_forfeit(match_id=first.match_id, seats=[1])
+    endings.live_forfeit(match_id=first.match_id, seats=[1])
     return first.match_id, second.match_id, cookie_of(alice), cookie_of(carol)
 
 
 def test_the_next_game_is_offered_and_a_seated_player_is_taken_there(series, asgi_server, browser_page):
-    from live import services
+    from live import endings
 
     first, second, alice_cookie, carol_cookie = series
     page = browser_page
@@ -55,7 +55,7 @@ def test_the_next_game_is_offered_and_a_seated_player_is_taken_there(series, asg
         assert board.locator("[data-next-game]").count() == 0
     assert page.locator("[data-final]").inner_text() == "You won by forfeit"
 
-    in_thread(lambda: services.live_link_next(match_id=first, next_match_id=second))
+    in_thread(lambda: endings.live_link_next(match_id=first, next_match_id=second))
 
     for board in (page, watcher):
         link = board.locator("[data-result] [data-next-game]")
@@ -75,7 +75,7 @@ def test_the_next_game_is_offered_and_a_seated_player_is_taken_there(series, asg
 
 
 def test_a_player_may_stay_on_the_finished_board(series, asgi_server, browser_page):
-    from live import services
+    from live import endings
 
     first, second, alice_cookie, _ = series
     page = browser_page
@@ -86,7 +86,7 @@ def test_a_player_may_stay_on_the_finished_board(series, asgi_server, browser_pa
     page.on("request", lambda request: left_for.append(request.url) if request.is_navigation_request() else None)
     errors = open_match(page, asgi_server, first, alice_cookie, 390)
     page.locator("[data-result] [data-ending]").wait_for(timeout=15_000)
-    in_thread(lambda: services.live_link_next(match_id=first, next_match_id=second))
+    in_thread(lambda: endings.live_link_next(match_id=first, next_match_id=second))
     page.locator("[data-next-stay]").click(timeout=15_000)
     opened = len(left_for)
     page.clock.run_for(6_500)

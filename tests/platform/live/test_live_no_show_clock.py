@@ -12,9 +12,9 @@ from live_helpers import make_deck
 
 from engine.core import CONCEDE, Replay, verify_replay
 from ladder.models import RatingChange
-from live import engine_state, selectors, services
+from live import creation, endings, engine_state, moves, selectors
+from live.creation import SeatSpec
 from live.models import LiveMatch, LiveSeat
-from live.services import SeatSpec
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def humans(game: str, users: list[User], **kwargs) -> LiveMatch:
     specs = [SeatSpec(deck_version=make_deck(u, game, index=i % 2).latest_version, user=u)
              for i, u in enumerate(users)]
-    return services.live_create(seats=specs, initial_ms=5_000, increment_ms=0, **kwargs)
+    return creation.live_create(seats=specs, initial_ms=5_000, increment_ms=0, **kwargs)
 
 
 def fresh(live: LiveMatch) -> LiveMatch:
@@ -41,8 +41,8 @@ def test_an_absent_player_whose_clock_runs_out_forfeits_unrated(alice, bob, sent
     present = next(s for s in (0, 1) if s not in waiting) if len(waiting) == 1 else 1
     absent = 1 - present
     users = {0: alice, 1: bob}
-    services.live_seat_present(match_id=live.match_id, user=users[present])
-    ran_out = services.live_enforce_clock(match_id=live.match_id, now=live.created + timedelta(seconds=30))
+    moves.live_seat_present(match_id=live.match_id, user=users[present])
+    ran_out = endings.live_enforce_clock(match_id=live.match_id, now=live.created + timedelta(seconds=30))
     assert absent in ran_out
     live = fresh(live)
     assert live.status == LiveMatch.Status.DONE
@@ -60,7 +60,7 @@ def test_an_absent_player_whose_clock_runs_out_forfeits_unrated(alice, bob, sent
 
 def test_both_absent_when_a_clock_runs_out_both_forfeit(alice, bob, sent):
     live = humans("tempofront", [alice, bob])
-    services.live_enforce_clock(match_id=live.match_id, now=live.created + timedelta(seconds=30))
+    endings.live_enforce_clock(match_id=live.match_id, now=live.created + timedelta(seconds=30))
     live = fresh(live)
     assert sorted(live.outcome["forfeited"]) == [0, 1] and live.outcome["places"] == [2, 2]
     assert not RatingChange.objects.filter(match_id=live.match_id).exists()
@@ -69,8 +69,8 @@ def test_both_absent_when_a_clock_runs_out_both_forfeit(alice, bob, sent):
 def test_a_present_player_out_of_time_still_loses_on_time_and_is_rated(alice, bob, sent):
     live = humans("tempofront", [alice, bob])
     for user in (alice, bob):
-        services.live_seat_present(match_id=live.match_id, user=user)
-    services.live_enforce_clock(match_id=live.match_id, now=live.created + timedelta(seconds=30))
+        moves.live_seat_present(match_id=live.match_id, user=user)
+    endings.live_enforce_clock(match_id=live.match_id, now=live.created + timedelta(seconds=30))
     live = fresh(live)
     assert live.log[-1][1] == {"kind": CONCEDE, "reason": "out of time"}
     assert "forfeited" not in live.outcome

@@ -15,10 +15,11 @@ from live_helpers import make_deck
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from live import services
+from live import challenges, creation, matchmaking, moves
+from live.creation import SeatSpec
+from live.errors import LiveError
 from live.models import LiveMatch
 from live.notify import live_notify_many, live_notify_seats, matches_waiting, user_group
-from live.services import LiveError, SeatSpec
 from web import effects
 
 TIMEOUT = 20.0
@@ -56,7 +57,7 @@ def players(db):
 def human_match(first: User, second: User) -> LiveMatch:
     a = make_deck(first, "tempofront", index=0).latest_version
     b = make_deck(second, "tempofront", index=1).latest_version
-    return services.live_create(seats=[SeatSpec(deck_version=a, user=first), SeatSpec(deck_version=b, user=second)])
+    return creation.live_create(seats=[SeatSpec(deck_version=a, user=first), SeatSpec(deck_version=b, user=second)])
 
 
 def test_user_group_is_one_per_user():
@@ -120,7 +121,7 @@ def test_a_titled_match_keeps_its_title_on_reconnect_on_every_page_and_on_its_bo
     alice, bob, _ = players
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+    live = creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
                                 title="  Cup,\n round 3 ")
     assert LiveMatch.objects.get(pk=live.pk).title == "Cup, round 3"
     with notify_socket(asgi_server, alice) as socket:
@@ -141,7 +142,7 @@ def test_a_match_title_that_cannot_be_shown_is_refused_and_nothing_is_written(pl
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
     with pytest.raises(ValidationError) as refused:
-        services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+        creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
                              title=title)
     assert "title" in refused.value.message_dict
     assert not LiveMatch.objects.exists()
@@ -187,18 +188,18 @@ def test_matchmaking_and_an_accepted_challenge_tell_the_players_on_any_page(asgi
             notify_socket(asgi_server, carol) as c:
         for socket in (a, b, c):
             receive(socket)
-        services.live_queue_join(user=alice, deck_version=decks[alice.pk])
-        services.live_queue_join(user=bob, deck_version=decks[bob.pk])
+        matchmaking.live_queue_join(user=alice, deck_version=decks[alice.pk])
+        matchmaking.live_queue_join(user=bob, deck_version=decks[bob.pk])
         matched = LiveMatch.objects.get(seats__user=alice)
         for socket, opponent in ((a, "bob"), (b, "alice")):
             match = receive(socket)["match"]
             assert match["id"] == matched.match_id and match["opponents"] == [opponent]
             assert match["title"] == "Matchmaking: your live match is ready"
-        challenge = services.live_challenge(challenger=carol, challenged_username="bob",
-                                            deck_version=decks[carol.pk])
+        challenge = challenges.live_challenge(challenger=carol, challenged_username="bob",
+                                              deck_version=decks[carol.pk])
         assert nothing_comes(c, 1.0)  # a challenge alone starts nothing
-        answered = services.live_challenge_answer(challenge_id=challenge.pk, user=bob, accept=True,
-                                                  deck_version=decks[bob.pk])
+        answered = challenges.live_challenge_answer(challenge_id=challenge.pk, user=bob, accept=True,
+                                                    deck_version=decks[bob.pk])
         match = receive(c)["match"]
         assert match["id"] == answered.match_id and match["title"] == "bob accepted your challenge"
         assert match["opponents"] == ["bob"]
@@ -278,7 +279,7 @@ def test_bad_input_to_the_service_is_refused_and_sends_nothing(asgi_server, play
         with pytest.raises(LiveError) as missing:
             live_notify_seats(match_id=live.match_id + 1000)
         assert missing.value.code == "not_found"
-        services.live_resign(match_id=live.match_id, user=alice)
+        moves.live_resign(match_id=live.match_id, user=alice)
         with pytest.raises(LiveError) as over:
             live_notify_seats(match_id=live.match_id)
         assert over.value.code == "finished"
@@ -319,7 +320,7 @@ def test_every_page_shows_the_banner_of_a_waiting_match_but_not_on_its_own_board
     # Dismissed on an earlier page: the next one does not show it again.
     assert "Your match is ready" not in page_of(alice, cookies={"live_ready_dismissed": f"3.{live.match_id}"})
     # Over: no longer waiting.
-    services.live_resign(match_id=live.match_id, user=bob)
+    moves.live_resign(match_id=live.match_id, user=bob)
     assert "Your match is ready" not in page_of(alice)
 
 
@@ -328,13 +329,13 @@ def test_matches_waiting_is_one_query_newest_first_at_most_five_not_finished(pla
     lives = [human_match(alice, bob) for _ in range(3)]
     mine = make_deck(alice, "tempofront", index=0).latest_version
     theirs = make_deck(carol, "tempofront", index=1).latest_version
-    with_bot = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
+    with_bot = creation.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
                                            SeatSpec(deck_version=theirs, bot="greedy")])
     with django_assert_num_queries(1):
         waiting = matches_waiting(user=alice)
     assert [m["id"] for m in waiting] == [with_bot.match_id, *[live.match_id for live in reversed(lives)]]
     assert waiting[0]["opponents"] == ["bot greedy"]
-    services.live_resign(match_id=lives[0].match_id, user=bob)
+    moves.live_resign(match_id=lives[0].match_id, user=bob)
     assert lives[0].match_id not in [m["id"] for m in matches_waiting(user=alice)]
     for _ in range(4):
         human_match(alice, carol)

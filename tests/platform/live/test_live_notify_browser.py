@@ -41,14 +41,14 @@ def start_match(title: str) -> int:
     def create() -> int:
         from django.db import connection, transaction
 
-        from live import services
+        from live import creation
+        from live.creation import SeatSpec
         from live.notify import live_notify_seats
-        from live.services import SeatSpec
 
         try:
             alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
             with transaction.atomic():
-                live = services.live_create(seats=[
+                live = creation.live_create(seats=[
                     SeatSpec(deck_version=alice.decks.get().latest_version, user=alice),
                     SeatSpec(deck_version=bob.decks.get().latest_version, user=bob)])
                 live_notify_seats(match_id=live.match_id, title=title)

@@ -42,8 +42,8 @@ SINGLE, PAIR = "starlit-sentinel", "echo-of-the-null"
 @pytest.fixture
 def placement_match(django_db_setup, django_db_blocker) -> tuple[int, str]:
     """A live two-seat Conquest match of alice (seat 0) against the random bot, and her cookie."""
-    from live import services
-    from live.services import SeatSpec
+    from live import creation
+    from live.creation import SeatSpec
 
     with django_db_blocker.unblock():
         alice = User.objects.create_user("alice", password="pw-alice-123")
@@ -51,7 +51,7 @@ def placement_match(django_db_setup, django_db_blocker) -> tuple[int, str]:
         mine = make_deck(alice, "conquest", index=0).latest_version
         theirs = deck_register(owner=site, game="conquest", name="Quiet Line", decklist=BOT_DECK,
                                pilot="random", is_starter=True).latest_version
-        live = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
+        live = creation.live_create(seats=[SeatSpec(deck_version=mine, user=alice),
                                            SeatSpec(deck_version=theirs, bot="random")], seed=SEED)
         client = Client()
         client.force_login(alice)
@@ -182,12 +182,14 @@ def test_placement_offers_only_placeable_cards_once_each_and_places_them_as_plan
 
 @pytest.mark.django_db(transaction=True)
 def test_only_the_placing_seat_is_sent_what_it_may_place_at_each_location(alice, bob, sent):
-    from live import selectors, services
-    from live.services import SeatSpec
+    from live import broadcasts as live_broadcasts
+    from live import creation, selectors
+    from live import moves as live_moves
+    from live.creation import SeatSpec
 
     mine = make_deck(alice, "conquest", index=0).latest_version
     theirs = make_deck(bob, "conquest", index=1).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=mine, user=alice), SeatSpec(deck_version=theirs,
+    live = creation.live_create(seats=[SeatSpec(deck_version=mine, user=alice), SeatSpec(deck_version=theirs,
                                                                                          user=bob)], seed=SEED)
     users = [alice, bob]
 
@@ -196,34 +198,34 @@ def test_only_the_placing_seat_is_sent_what_it_may_place_at_each_location(alice,
         if messages:
             return messages[-1]
         # A new match broadcasts nothing: before the first move, a board reads its opening view.
-        seat = None if group == services.group_public(live.match_id) else int(group.rsplit(".", 1)[1])
+        seat = None if group == live_broadcasts.group_public(live.match_id) else int(group.rsplit(".", 1)[1])
         return selectors.opening_payload(match_id=live.match_id, seat=seat)
 
     for _ in range(10):  # both keep their hands and pass the Celestial phase
-        seat_payloads = [last(services.group_for_seat(live.match_id, s)) for s in (0, 1)]
+        seat_payloads = [last(live_broadcasts.group_for_seat(live.match_id, s)) for s in (0, 1)]
         if seat_payloads[0]["placement"] is not None:
             break
         seat = next(s for s in (0, 1) if seat_payloads[s]["legal"])
         choice = next(a for a in seat_payloads[seat]["legal"] if a["kind"] in ("keep", "pass"))
-        services.live_act(match_id=live.match_id, user=users[seat], action_json=choice)
-    own = last(services.group_for_seat(live.match_id, 0))
+        live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=choice)
+    own = last(live_broadcasts.group_for_seat(live.match_id, 0))
     hand = [card["id"] for card in own["view"]["hand"]]
     units = sorted({card for card in hand if BY_ID[card].type == "unit"})
     choices = own["placement"]
     assert [loc["location"] for loc in choices["locations"]] == [1, 2, 3, 4]
     assert all(sorted(loc["cards"]) == units for loc in choices["locations"])
     assert choices["copies"] == {card: hand.count(card) for card in units}
-    assert last(services.group_public(live.match_id))["placement"] is None
+    assert last(live_broadcasts.group_public(live.match_id))["placement"] is None
     # Bob's message carries his own choices, never alice's hand.
-    bobs = last(services.group_for_seat(live.match_id, 1))
+    bobs = last(live_broadcasts.group_for_seat(live.match_id, 1))
     bob_hand = {card["id"] for card in bobs["view"]["hand"]}
     assert {card for loc in bobs["placement"]["locations"] for card in loc["cards"]} <= bob_hand
     assert set(bobs["placement"]["copies"]) <= bob_hand
 
     # Every card the choices allow goes down where it was chosen: both copies of the pair.
     for location, card in ((1, PAIR), (2, PAIR), (3, SINGLE)):
-        services.live_act(match_id=live.match_id, user=alice,
-                          action_json={"kind": "place", "card": card, "location": location})
-        now = last(services.group_for_seat(live.match_id, 0))["placement"]
+        live_moves.live_act(match_id=live.match_id, user=alice,
+                            action_json={"kind": "place", "card": card, "location": location})
+        now = last(live_broadcasts.group_for_seat(live.match_id, 0))["placement"]
         assert now["locations"][0]["location"] == location + 1
     assert now["copies"].get(PAIR, 0) == 0 and PAIR not in now["locations"][0]["cards"]

@@ -12,9 +12,10 @@ from django.utils import timezone
 from live_helpers import make_deck
 
 from engine.core import Rng
-from live import engine_state, selectors, services
+from live import creation, engine_state, selectors
+from live import moves as live_moves
+from live.creation import SeatSpec
 from live.models import LiveMatch, LiveSeat
-from live.services import SeatSpec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +25,7 @@ DELAY = 20
 def delayed_match(alice: User, bob: User) -> LiveMatch:
     specs = [SeatSpec(deck_version=make_deck(u, "tempofront", index=i).latest_version, user=u)
              for i, u in enumerate((alice, bob))]
-    return services.live_create(seats=specs, initial_ms=600_000, increment_ms=5_000, spectator_delay=DELAY)
+    return creation.live_create(seats=specs, initial_ms=600_000, increment_ms=5_000, spectator_delay=DELAY)
 
 
 def play(live: LiveMatch, users: dict[int, User], moves: int) -> list[int]:
@@ -36,7 +37,7 @@ def play(live: LiveMatch, users: dict[int, User], moves: int) -> list[int]:
             seat = state.to_act()[0]
             action = rng.choice(state.legal_actions(seat)).to_json()
         acted.append(seat)
-        services.live_act(match_id=live.match_id, user=users[seat], action_json=action)
+        live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=action)
     return acted
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from live_helpers import make_deck
 
-from live import selectors, services
-from live.services import SeatSpec
+from live import broadcasts, creation, selectors
+from live import moves as live_moves
+from live.creation import SeatSpec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,10 +20,10 @@ def test_a_bot_seat_to_act_and_a_clock_deadline_are_sent_to_the_live_queue(alice
     sent = []
     monkeypatch.setattr(app, "send_task", lambda name, args=None, queue=None, countdown=None, **kw:
                         sent.append((name, queue)))
-    monkeypatch.setattr(services, "CHECK_HORIZON_SECONDS", 10**9)
+    monkeypatch.setattr(broadcasts, "CHECK_HORIZON_SECONDS", 10**9)
     mine = make_deck(alice, "tempofront", index=0).latest_version
     bot = make_deck(alice, "tempofront", index=1, pilot="greedy").latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=bot, bot="greedy"),
+    live = creation.live_create(seats=[SeatSpec(deck_version=bot, bot="greedy"),
                                        SeatSpec(deck_version=mine, user=alice)], initial_ms=60_000, increment_ms=0)
     # The person plays until it is the bot's turn (the bot's moves are only sent, not run).
     for _ in range(20):
@@ -30,8 +31,8 @@ def test_a_bot_seat_to_act_and_a_clock_deadline_are_sent_to_the_live_queue(alice
             break
         payload = selectors.opening_payload(match_id=live.match_id, seat=1)
         assert payload["legal"], "the person has nothing to play and the bot was never asked"
-        services.live_act(match_id=live.match_id, user=alice, action_json=payload["legal"][0],
-                          expected_index=payload["index"])
+        live_moves.live_act(match_id=live.match_id, user=alice, action_json=payload["legal"][0],
+                            expected_index=payload["index"])
     names = {name for name, _ in sent}
     assert "live.bot_act" in names and "live.check_clock" in names, sent
     assert {queue for name, queue in sent if name.startswith("live.")} == {"live"}

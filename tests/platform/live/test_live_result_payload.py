@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from live_helpers import make_deck
 
-from live import selectors, services
-from live.services import SeatSpec
+from live import creation, moves, selectors
+from live.creation import SeatSpec
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,10 +17,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_finished_human_match_tells_each_seat_its_rating_change_and_a_rematch_by_challenge(alice, bob, sent):
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)])
+    live = creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)])
     playing = selectors.opening_payload(match_id=live.match_id, seat=0)
     assert playing["result"] is None
-    services.live_resign(match_id=live.match_id, user=bob)
+    moves.live_resign(match_id=live.match_id, user=bob)
 
     mine = selectors.opening_payload(match_id=live.match_id, seat=0)
     theirs = selectors.opening_payload(match_id=live.match_id, seat=1)
@@ -38,8 +38,8 @@ def test_a_finished_human_match_tells_each_seat_its_rating_change_and_a_rematch_
 def test_a_match_against_a_bot_offers_a_rematch_against_the_same_bot_and_is_not_rated(alice, bob, sent):
     a = make_deck(alice, "conquest", index=0).latest_version
     b = make_deck(bob, "conquest", index=1, starter=True).latest_version
-    live = services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, bot="greedy")])
-    services.live_resign(match_id=live.match_id, user=alice)
+    live = creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, bot="greedy")])
+    moves.live_resign(match_id=live.match_id, user=alice)
     mine = selectors.opening_payload(match_id=live.match_id, seat=0)
     assert mine["result"] == {"rating": None, "rematch": {"deck": a.deck_id, "seats": 2, "bot": "greedy"}}
     bot_seat = selectors.opening_payload(match_id=live.match_id, seat=1)

@@ -12,9 +12,13 @@ from django.utils import timezone
 from live_helpers import make_deck
 
 from engine.core import Rng
-from live import engine_state, selectors, services
+from live import broadcasts, creation, endings, engine_state, selectors
+from live import challenges as live_challenges
+from live import matchmaking as live_matchmaking
+from live import moves as live_moves
+from live.creation import SeatSpec
+from live.errors import LiveError
 from live.models import LiveChallenge, LiveMatch, LiveSeat, QueueEntry
-from live.services import LiveError, SeatSpec
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +27,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def tempofront_match(alice, bob, **kwargs) -> LiveMatch:
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    return services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+    return creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
                                 **kwargs)
 
 
@@ -52,15 +56,15 @@ def test_every_seat_gets_its_own_view_and_spectators_the_public_one_after_a_move
     live, state = state_of(live)
     seat = state.to_act()[0]
     sent.messages.clear()
-    services.live_act(match_id=live.match_id, user=user_for(seat, live), action_json={"kind": "keep"},
-                      expected_index=0)
+    live_moves.live_act(match_id=live.match_id, user=user_for(seat, live), action_json={"kind": "keep"},
+                        expected_index=0)
     live, state = state_of(live)
     assert live.log[0][:2] == [seat, {"kind": "keep"}]
     for s in (0, 1):
-        (message,) = sent.for_group(services.group_for_seat(live.match_id, s))
+        (message,) = sent.for_group(broadcasts.group_for_seat(live.match_id, s))
         assert message["view"] == state.view(s)
         assert message["index"] == 1
-    (public,) = sent.for_group(services.group_public(live.match_id))
+    (public,) = sent.for_group(broadcasts.group_public(live.match_id))
     assert public["view"] == state.view(None)
     assert public["legal"] == []
 
@@ -79,7 +83,7 @@ def test_acting_out_of_turn_for_another_seat_or_unseated_is_refused_and_changes_
     ]
     for user, action, seat, code in cases:
         with pytest.raises(LiveError) as refused:
-            services.live_act(match_id=live.match_id, user=user, action_json=action, seat=seat)
+            live_moves.live_act(match_id=live.match_id, user=user, action_json=action, seat=seat)
         assert refused.value.code == code, (action, refused.value.message)
     assert LiveMatch.objects.get(pk=live.pk).log == []
 
@@ -88,9 +92,9 @@ def test_a_double_submitted_move_is_refused_as_stale(alice, bob, sent):
     live = tempofront_match(alice, bob)
     live, state = state_of(live)
     user = user_for(state.to_act()[0], live)
-    services.live_act(match_id=live.match_id, user=user, action_json={"kind": "keep"}, expected_index=0)
+    live_moves.live_act(match_id=live.match_id, user=user, action_json={"kind": "keep"}, expected_index=0)
     with pytest.raises(LiveError) as refused:
-        services.live_act(match_id=live.match_id, user=user, action_json={"kind": "keep"}, expected_index=0)
+        live_moves.live_act(match_id=live.match_id, user=user, action_json={"kind": "keep"}, expected_index=0)
     assert refused.value.code in ("stale", "not_your_turn")
     assert len(LiveMatch.objects.get(pk=live.pk).log) == 1
 
@@ -102,8 +106,8 @@ def play_randomly(live: LiveMatch, rng: Rng, limit: int = 2000) -> LiveMatch:
             return live
         seat = state.to_act()[0]
         action = rng.choice(state.legal_actions(seat))
-        services.live_act(match_id=live.match_id, user=user_for(seat, live), action_json=action.to_json(),
-                          expected_index=len(live.log))
+        live_moves.live_act(match_id=live.match_id, user=user_for(seat, live), action_json=action.to_json(),
+                            expected_index=len(live.log))
     raise AssertionError("the match did not end")
 
 
@@ -119,13 +123,13 @@ def test_a_match_played_to_the_end_is_stored_as_a_replay_that_reproduces_and_fin
     assert match.status == "done"
     assert match.result["places"] is not None
     with pytest.raises(LiveError) as refused:
-        services.live_act(match_id=live.match_id, user=alice, action_json={"kind": "pass"})
+        live_moves.live_act(match_id=live.match_id, user=alice, action_json={"kind": "pass"})
     assert refused.value.code == "finished"
 
 
 def test_resigning_ends_the_match_with_the_other_seat_winning(alice, bob, sent):
     live = tempofront_match(alice, bob)
-    services.live_resign(match_id=live.match_id, user=bob)
+    live_moves.live_resign(match_id=live.match_id, user=bob)
     live = LiveMatch.objects.get(pk=live.pk)
     assert live.status == "done"
     assert live.outcome["winner"] == 0 and live.outcome["reason"] == "concession"
@@ -139,7 +143,7 @@ def test_clock_runs_for_the_seat_to_act_and_an_action_adds_the_increment(alice, 
     row = LiveSeat.objects.get(live=live, seat=seat)
     assert row.running_since is not None
     LiveSeat.objects.filter(pk=row.pk).update(running_since=timezone.now() - timedelta(seconds=10))
-    services.live_act(match_id=live.match_id, user=row.user, action_json={"kind": "keep"})
+    live_moves.live_act(match_id=live.match_id, user=row.user, action_json={"kind": "keep"})
     row.refresh_from_db()
     assert 54_000 <= row.remaining_ms <= 55_100  # 60 s - 10 s spent + 5 s increment
 
@@ -147,11 +151,11 @@ def test_clock_runs_for_the_seat_to_act_and_an_action_adds_the_increment(alice, 
 def test_a_seat_out_of_time_loses_tempofront(alice, bob, sent):
     live = tempofront_match(alice, bob, initial_ms=1_000)
     for user in (alice, bob):  # both came (a player who never did forfeits instead: test_live_no_show_clock.py)
-        services.live_seat_present(match_id=live.match_id, user=user)
+        live_moves.live_seat_present(match_id=live.match_id, user=user)
     live, state = state_of(live)
     seat = state.to_act()[0]
-    assert services.live_enforce_clocks(now=timezone.now()) == []
-    assert services.live_enforce_clocks(now=timezone.now() + timedelta(seconds=2)) == [live.match_id]
+    assert endings.live_enforce_clocks(now=timezone.now()) == []
+    assert endings.live_enforce_clocks(now=timezone.now() + timedelta(seconds=2)) == [live.match_id]
     live = LiveMatch.objects.get(pk=live.pk)
     assert live.status == "done"
     assert live.outcome["places"][seat] == 2
@@ -168,12 +172,12 @@ def test_games_created_together_share_one_clock_check_that_flags_each_of_them(al
 
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    plans = [services.live_plan(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+    plans = [creation.live_plan(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
                                 initial_ms=1_000, increment_ms=0) for _ in range(3)]
     sent: list[tuple[str, list, float | None]] = []
     monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args, options["countdown"])))
     with effects.batched():
-        lives = services.live_create_many(plans)
+        lives = creation.live_create_many(plans)
     ids = [live.match_id for live in lives]
     checks = [(args, countdown) for name, args, countdown in sent if name == "live.check_clock"]
     assert len(checks) == 1 and checks[0][0] == [ids]
@@ -194,17 +198,17 @@ def test_a_conquest_seat_out_of_time_in_four_is_played_by_the_random_bot_and_ran
     users = [alice, bob, carol, dave]
     specs = [SeatSpec(deck_version=make_deck(u, "conquest", index=i % 2).latest_version, user=u)
              for i, u in enumerate(users)]
-    live = services.live_create(seats=specs, initial_ms=1_000)
+    live = creation.live_create(seats=specs, initial_ms=1_000)
     for user in users:  # all came: a player who never did forfeits instead
-        services.live_seat_present(match_id=live.match_id, user=user)
+        live_moves.live_seat_present(match_id=live.match_id, user=user)
     live, state = state_of(live)
     late = state.to_act()[0]
-    assert services.live_enforce_clock(match_id=live.match_id, now=timezone.now() + timedelta(seconds=2)) == [late]
+    assert endings.live_enforce_clock(match_id=live.match_id, now=timezone.now() + timedelta(seconds=2)) == [late]
     row = LiveSeat.objects.get(live=live, seat=late)
     assert row.timed_out_at is not None and row.pilot == "random"
     assert any(args[1] == late for args in sent.bot_calls())
     with pytest.raises(LiveError) as refused:
-        services.live_act(match_id=live.match_id, user=row.user, action_json={"kind": "keep"})
+        live_moves.live_act(match_id=live.match_id, user=row.user, action_json={"kind": "keep"})
     assert refused.value.code == "timed_out"
     # Everyone else concedes nothing: play on, the late seat through its bot, to the end.
     rng = Rng(3)
@@ -214,11 +218,11 @@ def test_a_conquest_seat_out_of_time_in_four_is_played_by_the_random_bot_and_ran
             break
         seat = state.to_act()[0]
         if seat == late:
-            assert services.live_bot_move(match_id=live.match_id, seat=seat, index=len(live.log)) == "acted"
+            assert live_moves.live_bot_move(match_id=live.match_id, seat=seat, index=len(live.log)) == "acted"
             continue
         LiveSeat.objects.filter(live=live).exclude(seat=late).update(remaining_ms=10**9)
         action = rng.choice(state.legal_actions(seat))
-        services.live_act(match_id=live.match_id, user=user_for(seat, live), action_json=action.to_json())
+        live_moves.live_act(match_id=live.match_id, user=user_for(seat, live), action_json=action.to_json())
     assert live.is_over
     assert live.outcome["places"][late] == 4
     assert live.outcome["timed_out"] == [late]
@@ -230,13 +234,13 @@ def test_a_bot_seat_moves_on_a_worker_task_not_in_the_request(alice, sent):
 
     site = User.objects.create_user("site", password="pw-site-123")
     make_deck(site, "tempofront", index=1, starter=True)
-    live = services.live_play_bot(user=alice, deck_version=deck.latest_version, bot="greedy")
+    live = live_challenges.live_play_bot(user=alice, deck_version=deck.latest_version, bot="greedy")
     live, state = state_of(live)
     bot_seat = 1
     if bot_seat in state.to_act():
         assert sent.bot_calls() == [[live.match_id, bot_seat, 0]]
-        assert services.live_bot_move(match_id=live.match_id, seat=bot_seat, index=0) == "acted"
-        assert services.live_bot_move(match_id=live.match_id, seat=bot_seat, index=0) in ("already acted",
+        assert live_moves.live_bot_move(match_id=live.match_id, seat=bot_seat, index=0) == "acted"
+        assert live_moves.live_bot_move(match_id=live.match_id, seat=bot_seat, index=0) in ("already acted",
                                                                                            "not to act")
     live, state = state_of(live)
     assert all(entry[0] == bot_seat for entry in live.log)
@@ -246,10 +250,10 @@ def test_a_bot_seat_moves_on_a_worker_task_not_in_the_request(alice, sent):
 def test_play_bot_refuses_an_unknown_bot_and_a_deck_not_yours(alice, bob, sent):
     deck = make_deck(alice, "tempofront", index=0)
     with pytest.raises(ValidationError) as bad_bot:
-        services.live_play_bot(user=alice, deck_version=deck.latest_version, bot="oracle")
+        live_challenges.live_play_bot(user=alice, deck_version=deck.latest_version, bot="oracle")
     assert "unknown bot" in str(bad_bot.value)
     with pytest.raises(ValidationError) as not_yours:
-        services.live_play_bot(user=bob, deck_version=deck.latest_version, bot="random")
+        live_challenges.live_play_bot(user=bob, deck_version=deck.latest_version, bot="random")
     assert "not yours" in str(not_yours.value)
 
 
@@ -273,8 +277,8 @@ def test_the_spectator_view_never_names_a_card_in_a_hand(alice, bob, sent):
             checked += 1
             assert name not in public and name not in public_now, name
         seat = state.to_act()[0]
-        services.live_act(match_id=live.match_id, user=user_for(seat, live),
-                          action_json=rng.choice(state.legal_actions(seat)).to_json())
+        live_moves.live_act(match_id=live.match_id, user=user_for(seat, live),
+                            action_json=rng.choice(state.legal_actions(seat)).to_json())
     assert checked, "some hand card was off the board while the spectator watched: the check ran"
 
 
@@ -294,8 +298,8 @@ def play_randomly_some(live: LiveMatch, count: int) -> LiveMatch:
     for _ in range(count):
         live, state = state_of(live)
         seat = state.to_act()[0]
-        services.live_act(match_id=live.match_id, user=user_for(seat, live),
-                          action_json=rng.choice(state.legal_actions(seat)).to_json())
+        live_moves.live_act(match_id=live.match_id, user=user_for(seat, live),
+                            action_json=rng.choice(state.legal_actions(seat)).to_json())
     return LiveMatch.objects.get(pk=live.pk)
 
 
@@ -312,18 +316,18 @@ def test_queue_pairs_two_players_of_the_same_game_and_seat_count(alice, bob, car
     a = make_deck(alice, "tempofront").latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
     c = make_deck(carol, "conquest").latest_version
-    first = services.live_queue_join(user=alice, deck_version=a)
+    first = live_matchmaking.live_queue_join(user=alice, deck_version=a)
     assert first.match_id is None
     assert selectors.queue_status(user=alice)["state"] == "waiting"
-    services.live_queue_join(user=carol, deck_version=c)
-    second = services.live_queue_join(user=bob, deck_version=b)
+    live_matchmaking.live_queue_join(user=carol, deck_version=c)
+    second = live_matchmaking.live_queue_join(user=bob, deck_version=b)
     assert second.match_id is not None
     assert selectors.queue_status(user=alice) == {"state": "matched", "match": second.match_id,
                                                   "url": f"/live/{second.match_id}/"}
     assert selectors.queue_status(user=carol)["state"] == "waiting"
     live = LiveMatch.objects.get(match_id=second.match_id)
     assert sorted(r.user.username for r in live.seats.all()) == ["alice", "bob"]
-    assert services.live_queue_leave(user=carol) is True
+    assert live_matchmaking.live_queue_leave(user=carol) is True
     assert selectors.queue_status(user=carol) == {"state": "idle"}
 
 
@@ -333,47 +337,47 @@ def test_the_rating_window_widens_with_waiting(alice, bob, settings, sent):
     a = make_deck(alice, "tempofront").latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
     now = timezone.now()
-    services.live_queue_join(user=alice, deck_version=a, now=now)
+    live_matchmaking.live_queue_join(user=alice, deck_version=a, now=now)
     QueueEntry.objects.filter(user=alice).update(rating=20.0)
-    second = services.live_queue_join(user=bob, deck_version=b, now=now)
+    second = live_matchmaking.live_queue_join(user=bob, deck_version=b, now=now)
     assert second.match_id is None  # 20 points apart, windows of 1
-    assert services.live_pair_queues(now=now + timedelta(seconds=5)) == []
-    created = services.live_pair_queues(now=now + timedelta(seconds=25))
+    assert live_matchmaking.live_pair_queues(now=now + timedelta(seconds=5)) == []
+    created = live_matchmaking.live_pair_queues(now=now + timedelta(seconds=25))
     assert len(created) == 1
 
 
 def test_queue_refuses_a_deck_not_yours_and_a_bad_seat_count(alice, bob, sent):
     a = make_deck(alice, "tempofront").latest_version
     with pytest.raises(ValidationError, match="not yours"):
-        services.live_queue_join(user=bob, deck_version=a)
+        live_matchmaking.live_queue_join(user=bob, deck_version=a)
     with pytest.raises(ValidationError, match="2 seats"):
-        services.live_queue_join(user=alice, deck_version=a, seats=4)
+        live_matchmaking.live_queue_join(user=alice, deck_version=a, seats=4)
 
 
 def test_a_challenge_accepted_starts_a_match_and_declined_or_expired_does_not(alice, bob, sent):
     a = make_deck(alice, "tempofront").latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    challenge = services.live_challenge(challenger=alice, challenged_username="BOB", deck_version=a)
-    accepted = services.live_challenge_answer(challenge_id=challenge.pk, user=bob, accept=True, deck_version=b)
+    challenge = live_challenges.live_challenge(challenger=alice, challenged_username="BOB", deck_version=a)
+    accepted = live_challenges.live_challenge_answer(challenge_id=challenge.pk, user=bob, accept=True, deck_version=b)
     assert accepted.status == "accepted" and accepted.match_id is not None
-    declined = services.live_challenge(challenger=alice, challenged_username="bob", deck_version=a)
-    assert services.live_challenge_answer(challenge_id=declined.pk, user=bob, accept=False).status == "declined"
-    late = services.live_challenge(challenger=alice, challenged_username="bob", deck_version=a,
-                                   now=timezone.now() - timedelta(hours=1))
+    declined = live_challenges.live_challenge(challenger=alice, challenged_username="bob", deck_version=a)
+    assert live_challenges.live_challenge_answer(challenge_id=declined.pk, user=bob, accept=False).status == "declined"
+    late = live_challenges.live_challenge(challenger=alice, challenged_username="bob", deck_version=a,
+                                          now=timezone.now() - timedelta(hours=1))
     with pytest.raises(LiveError) as expired:
-        services.live_challenge_answer(challenge_id=late.pk, user=bob, accept=True, deck_version=b)
+        live_challenges.live_challenge_answer(challenge_id=late.pk, user=bob, accept=True, deck_version=b)
     assert expired.value.code == "not_pending"
     assert LiveChallenge.objects.get(pk=late.pk).status == "expired"
     with pytest.raises(ValidationError, match="yourself"):
-        services.live_challenge(challenger=alice, challenged_username="alice", deck_version=a)
+        live_challenges.live_challenge(challenger=alice, challenged_username="alice", deck_version=a)
     with pytest.raises(ValidationError, match="no player"):
-        services.live_challenge(challenger=alice, challenged_username="nobody", deck_version=a)
+        live_challenges.live_challenge(challenger=alice, challenged_username="nobody", deck_version=a)
 
 
 def test_live_now_lists_matches_being_played(alice, bob, sent):
     live = tempofront_match(alice, bob)
     assert [m.match_id for m in selectors.live_now(10)] == [live.match_id]
-    services.live_resign(match_id=live.match_id, user=alice)
+    live_moves.live_resign(match_id=live.match_id, user=alice)
     assert list(selectors.live_now(10)) == []
 
 
@@ -389,7 +393,7 @@ def test_the_end_of_a_live_match_sends_match_finished_with_its_result(alice, bob
     match_finished.connect(receiver)
     try:
         live = tempofront_match(alice, bob)
-        services.live_resign(match_id=live.match_id, user=alice)
+        live_moves.live_resign(match_id=live.match_id, user=alice)
     finally:
         match_finished.disconnect(receiver)
     assert heard == [(live.match_id, "done", [2, 1], 1)]
@@ -400,16 +404,16 @@ def test_a_lost_bot_message_is_sent_again_by_the_tick(alice, sent):
 
     site = User.objects.create_user("site", password="pw-site-123")
     make_deck(site, "tempofront", index=1, starter=True)
-    live = services.live_play_bot(user=alice, deck_version=make_deck(alice, "tempofront").latest_version,
-                                  bot="random")
+    live = live_challenges.live_play_bot(user=alice, deck_version=make_deck(alice, "tempofront").latest_version,
+                                         bot="random")
     live, state = state_of(live)
     if 1 not in state.to_act():  # the person moves first: get to the bot's turn
-        services.live_act(match_id=live.match_id, user=alice, action_json=state.legal_actions(0)[0].to_json())
+        live_moves.live_act(match_id=live.match_id, user=alice, action_json=state.legal_actions(0)[0].to_json())
         live, state = state_of(live)
     assert 1 in state.to_act()
     sent.tasks.clear()
-    assert services.live_resend_bot_moves(now=timezone.now()) == []  # not idle yet
-    assert services.live_resend_bot_moves(now=timezone.now() + timedelta(seconds=31)) == [live.match_id]
+    assert live_moves.live_resend_bot_moves(now=timezone.now()) == []  # not idle yet
+    assert live_moves.live_resend_bot_moves(now=timezone.now() + timedelta(seconds=31)) == [live.match_id]
     assert sent.bot_calls() == [[live.match_id, 1, len(live.log)]]
 
 

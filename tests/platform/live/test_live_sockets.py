@@ -17,10 +17,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from engine.core import Rng
-from live import services
+from live import challenges, creation
+from live import moves as live_moves
 from live.consumers import RATE
+from live.creation import SeatSpec
 from live.models import LiveMatch
-from live.services import SeatSpec
 from matches.models import Match
 
 TIMEOUT = 30.0
@@ -82,7 +83,7 @@ def players(db):
 def tempofront_match(alice, bob, **kwargs) -> LiveMatch:
     a = make_deck(alice, "tempofront", index=0).latest_version
     b = make_deck(bob, "tempofront", index=1).latest_version
-    return services.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
+    return creation.live_create(seats=[SeatSpec(deck_version=a, user=alice), SeatSpec(deck_version=b, user=bob)],
                                 **kwargs)
 
 
@@ -255,7 +256,7 @@ def test_a_player_plays_conquest_against_a_bot_moving_on_the_worker(asgi_server,
     site = User.objects.create_user("site", password="pw-site-123")
     make_deck(site, "conquest", index=1, starter=True)
     deck = make_deck(alice, "conquest", index=0)
-    live = services.live_play_bot(user=alice, deck_version=deck.latest_version, bot="random")
+    live = challenges.live_play_bot(user=alice, deck_version=deck.latest_version, bot="random")
     rng = Rng(8)
     bot_moves = 0
     with open_socket(asgi_server, live.match_id, alice) as socket:
@@ -297,7 +298,7 @@ def test_a_clock_running_out_with_nobody_connected_ends_the_match_on_the_worker(
     alice, bob, _ = players
     live = tempofront_match(alice, bob, initial_ms=1500)
     for user in (alice, bob):  # both came and left (one who never came would forfeit as a no-show)
-        services.live_seat_present(match_id=live.match_id, user=user)
+        live_moves.live_seat_present(match_id=live.match_id, user=user)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         live.refresh_from_db()

@@ -14,9 +14,10 @@ from live_helpers import make_deck
 from engine.core import Rng
 from ladder import rating as model
 from ladder.models import RatingChange
-from live import engine_state, services
+from live import broadcasts, creation, endings, engine_state
+from live import moves as live_moves
+from live.creation import SeatSpec
 from live.models import LiveMatch, LiveSeat
-from live.services import SeatSpec
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,13 +38,13 @@ def fresh(live: LiveMatch):
 def play_to_the_end_with_one_seat_timed_out(users) -> tuple[LiveMatch, int]:
     specs = [SeatSpec(deck_version=make_deck(u, "conquest", index=i % 2).latest_version, user=u)
              for i, u in enumerate(users)]
-    live = services.live_create(seats=specs, initial_ms=1_000, seed=SEED)
+    live = creation.live_create(seats=specs, initial_ms=1_000, seed=SEED)
     for user in users:  # all came: a player who never did forfeits instead (test_live_no_show_clock.py)
-        services.live_seat_present(match_id=live.match_id, user=user)
+        live_moves.live_seat_present(match_id=live.match_id, user=user)
     live, state = fresh(live)
     late = state.to_act()[0]
     later = timezone.now() + timedelta(seconds=2)
-    assert services.live_enforce_clock(match_id=live.match_id, now=later) == [late]
+    assert endings.live_enforce_clock(match_id=live.match_id, now=later) == [late]
     rng = Rng(CHOICES_SEED)
     for _ in range(5000):
         live, state = fresh(live)
@@ -51,11 +52,11 @@ def play_to_the_end_with_one_seat_timed_out(users) -> tuple[LiveMatch, int]:
             break
         seat = state.to_act()[0]
         if seat == late:
-            assert services.live_bot_move(match_id=live.match_id, seat=seat, index=len(live.log)) == "acted"
+            assert live_moves.live_bot_move(match_id=live.match_id, seat=seat, index=len(live.log)) == "acted"
             continue
         LiveSeat.objects.filter(live=live).exclude(seat=late).update(remaining_ms=10**9)
         action = rng.choice(state.legal_actions(seat))
-        services.live_act(match_id=live.match_id, user=users[seat], action_json=action.to_json())
+        live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=action.to_json())
     assert live.is_over
     return live, late
 
@@ -88,7 +89,7 @@ def test_a_timed_out_seat_ranks_last_in_the_result_the_replay_and_the_ratings(al
 
     # Every seat was told the re-ranked outcome.
     for seat in range(SEATS):
-        last = sent.for_group(services.group_for_seat(live.match_id, seat))[-1]
+        last = sent.for_group(broadcasts.group_for_seat(live.match_id, seat))[-1]
         assert last["status"] == "done" and last["outcome"]["places"] == final
 
     # The ladder (humans pool) rated the re-ranked order: the late seat moved as a last place.

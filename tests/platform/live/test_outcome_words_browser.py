@@ -29,16 +29,17 @@ ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts"
 
 def people(game: str, names: list[str], *, seed: int, rng_seed: int) -> Position:
     """A live ``game`` match of ``names`` (seat by seat) played to its end by seeded random moves."""
-    from live import services
+    from live import creation
+    from live import moves as live_moves
+    from live.creation import SeatSpec
     from live.models import LiveMatch
-    from live.services import SeatSpec
 
     users = [User.objects.get_or_create(username=name)[0] for name in names]
     decks = [make_deck(user, game, index=i % 2).latest_version for i, user in enumerate(users)]
-    live = services.live_create(seats=[SeatSpec(deck_version=d, user=u) for d, u in zip(decks, users, strict=True)],
+    live = creation.live_create(seats=[SeatSpec(deck_version=d, user=u) for d, u in zip(decks, users, strict=True)],
                                 seed=seed)
     for seat, action in script(LiveMatch.objects.get(pk=live.pk), rng_seed):
-        services.live_act(match_id=live.match_id, user=users[seat], action_json=action)
+        live_moves.live_act(match_id=live.match_id, user=users[seat], action_json=action)
     cookies = []
     for user in users:
         client = Client()

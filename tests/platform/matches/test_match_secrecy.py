@@ -25,8 +25,9 @@ from rest_framework.test import APIClient
 
 from matches import fairness
 from matches.models import Match
+from matches.play import game_seed, play_game
 from matches.services import match_broadcast, match_challenge, match_claim, match_record_game
-from matches.tasks import game_seed, play_game, run_match
+from matches.tasks import run_match
 
 ROOT = Path(__file__).resolve().parents[3]
 #: A seed long enough that its digits cannot turn up in a page by chance.

@@ -12,6 +12,7 @@ from match_helpers import make_deck, version
 
 from engine.core import verify_replay
 from matches.models import Match, MatchGame
+from matches.play import play_game
 from matches.services import (
     RUN_MATCH,
     RUN_TIEBREAK,
@@ -23,7 +24,7 @@ from matches.services import (
     match_sweep_expired,
     match_tiebreak_resolve,
 )
-from matches.tasks import play_game, run_match, run_tiebreak, sweep
+from matches.tasks import run_match, run_tiebreak, sweep
 
 #: Conquest with one Battle and no cards drawn: nobody places a unit, both pools stay at 0,
 #: so every game ends tied and goes to Match the Twos.
