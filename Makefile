@@ -1,7 +1,7 @@
 # Thin wrappers: each target runs the commands you would type yourself.
 #   make run    install if needed, migrate, load demo data, start web + worker + beat
 #   make serve  start web + worker + beat only
-#   make test   install if needed, run the whole test suite
+#   make test   install if needed, run the whole test suite in parallel (TEST_WORKERS=auto; 0: one process)
 #   make bench  engine speed, pairing, live bot latency into bench/RESULTS.md (BENCH_ARGS=--strength: bots, hours)
 #   make lint   ruff, and import-linter's contracts on the layers of the packages (pyproject.toml)
 
