@@ -8,6 +8,7 @@ PostgreSQL: the second waits on the key's unique row). Pages do the same with th
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -215,7 +216,10 @@ def test_challenging_from_the_page_twice_queues_one_match(world, sent):
 
 def _postgres() -> None:
     if connection.vendor != "postgresql":
-        pytest.skip("two requests at the same moment need PostgreSQL; set DATABASE_URL=postgres://...")
+        reason = "two requests at the same moment need PostgreSQL; set DATABASE_URL=postgres://..."
+        if os.environ.get("REQUIRE_SERVICES") == "1":  # CI: a missing service fails, never skips
+            pytest.fail(f"REQUIRE_SERVICES=1 and {reason}", pytrace=False)
+        pytest.skip(reason)
 
 
 @pytest.mark.django_db(transaction=True)
