@@ -234,7 +234,7 @@ def play_whole_match(page, game: str, width: int, screenshot, rng: random.Random
                 assert text.strip(), text
                 # Its text shows on hover (desktop) or on a tap of its "i" (phone).
                 tip = page.locator(".lc-tip:not([hidden]) .lc-text")
-                for _ in range(3):
+                for _ in range(6):
                     if width > 600:
                         hand.first.hover()
                     else:
@@ -245,6 +245,8 @@ def play_whole_match(page, game: str, width: int, screenshot, rng: random.Random
                             info.scroll_into_view_if_needed(timeout=3000)
                             box = info.bounding_box(timeout=3000)
                         except PlaywrightError:  # the hand was redrawn meanwhile: again
+                            continue
+                        if box is None:  # detached by a redraw between the two calls: again
                             continue
                         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                     if tip.count():
