@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "live",
     "tournaments",
     "guide",
+    "lab",
+    "meta",
 ]
 
 MIDDLEWARE = [
