@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.urls import NoReverseMatch
 
+from accounts.models import BotAccount, BotToken
+from accounts.services import token_digest
 from decks.permissions import deck_visibility
 from decks.selectors import deck_list
 
@@ -73,3 +75,29 @@ def recent_matches(
             }
         )
     return rows
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def bot_token_find(*, secret: str):
+    """The active token whose digest matches ``secret``, with its bot and the bot's user;
+    None for an unknown or revoked token, or a bot whose account is inactive."""
+    return (BotToken.objects.select_related("bot__user", "bot__owner")
+            .filter(digest=token_digest(secret), revoked__isnull=True, bot__user__is_active=True).first())
+
+
+def bots_of(*, owner) -> list:
+    """``owner``'s bots with their tokens (newest first), by name."""
+    return list(BotAccount.objects.filter(owner=owner).select_related("user").prefetch_related("tokens")
+                .order_by("user__username"))
+
+
+def bot_of(*, user):
+    """``user``'s :class:`BotAccount` when ``user`` is a bot, with its owner; else None."""
+    return BotAccount.objects.select_related("owner").filter(user=user).first()
+
+
+def bot_get(*, bot_id: int):
+    """Bot ``bot_id`` with its user and owner; ``BotAccount.DoesNotExist`` otherwise."""
+    return BotAccount.objects.select_related("user", "owner").get(pk=bot_id)

@@ -1,12 +1,25 @@
-"""Writes of the accounts app: creating players and their API tokens."""
+"""Writes of the accounts app: creating players and their API tokens; bots, their settings
+and their tokens (docs/bots-api.md)."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
+
+from accounts.models import BotAccount, BotToken
+from engine import games
+from web import effects
 
 #: Longest accepted username (Django's own limit is 150; names show in brackets and tables).
 USERNAME_MAX_LENGTH = 40
@@ -54,3 +67,177 @@ def token_for(*, user: AbstractBaseUser) -> str:
     """The user's API token, created on first use (one token per user)."""
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
+
+
+# --------------------------------------------------------------------------- bots
+
+#: How many bots one owner may have, and active tokens one bot may have.
+BOTS_PER_OWNER = 10
+TOKENS_PER_BOT = 10
+#: Longest bot description and token name.
+BOT_DESCRIPTION_MAX = 1000
+TOKEN_NAME_MAX = 60
+#: A token starts with this, so that it is told from a player's API token at a glance
+#: (and by secret scanners).
+BOT_TOKEN_PREFIX = "bot_"
+#: A token's ``last_used`` is written at most this often (seconds): not a write per request.
+LAST_USED_EVERY = 60
+
+BOT_FLAGS = ("accepts_people", "accepts_bots", "accepts_rated", "accepts_unrated", "matchmaking")
+
+
+def token_group(token_id: int) -> str:
+    """The channel-layer group of a token's open connections: revoking the token tells them
+    to close."""
+    return f"bot-token.{token_id}"
+
+
+def token_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _clean_games(value: Any, errors: dict[str, list[str]]) -> list[str]:
+    known = list(games)
+    if not isinstance(value, list | tuple) or not value or not all(isinstance(g, str) for g in value):
+        errors["games"] = [f"name at least one game the bot plays: {', '.join(known)}"]
+        return []
+    unknown = [g for g in value if g not in known]
+    if unknown:
+        errors["games"] = [f"unknown game {unknown[0][:40]!r}: the games are {', '.join(known)}"]
+        return []
+    return sorted(set(value), key=known.index)
+
+
+def _clean_bot_fields(fields: Mapping[str, Any], errors: dict[str, list[str]]) -> dict[str, Any]:
+    cleaned: dict[str, Any] = {}
+    if "games" in fields:
+        cleaned["games"] = _clean_games(fields["games"], errors)
+    if "description" in fields:
+        description = fields["description"]
+        if description is None:
+            description = ""
+        if not isinstance(description, str):
+            errors["description"] = ["a description is text"]
+        elif len(description) > BOT_DESCRIPTION_MAX:
+            errors["description"] = [f"a description has at most {BOT_DESCRIPTION_MAX} characters"]
+        else:
+            cleaned["description"] = description.strip()
+    for flag in BOT_FLAGS:
+        if flag in fields:
+            if not isinstance(fields[flag], bool):
+                errors[flag] = [f"{flag} is true or false"]
+            else:
+                cleaned[flag] = fields[flag]
+    return cleaned
+
+
+def bot_create(*, owner: AbstractBaseUser, name: str, games: Any, **fields: Any) -> BotAccount:
+    """Create bot ``name`` for ``owner``: an account of its own (no password: it cannot log
+    in to the site) with its :class:`BotAccount`. ``fields``: ``description`` and the flags
+    of :data:`BOT_FLAGS`. A bot cannot own bots. Raises ``ValidationError`` per field;
+    writes nothing then."""
+    errors: dict[str, list[str]] = {}
+    if is_bot(owner):
+        raise ValidationError({"owner": ["a bot cannot create bots; its owner can"]})
+    unknown = set(fields) - {"description", *BOT_FLAGS}
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: ["not a field of a bot"]})
+    cleaned = _clean_bot_fields({"games": games, **fields}, errors)
+    user_model = get_user_model()
+    name = (name or "").strip() if isinstance(name, str) else ""
+    if not name:
+        errors["name"] = ["choose a name for the bot"]
+    elif len(name) > USERNAME_MAX_LENGTH:
+        errors["name"] = [f"a bot's name has at most {USERNAME_MAX_LENGTH} characters"]
+    else:
+        try:
+            user_model.username_validator(name)
+        except ValidationError as exc:
+            errors["name"] = list(exc.messages)
+        if "name" not in errors and user_model.objects.filter(username__iexact=name).exists():
+            errors["name"] = [f"the name '{name}' is taken"]
+    if errors:
+        raise ValidationError(errors)
+    try:
+        with transaction.atomic():
+            # Counted under a lock on the owner's row: two requests at once cannot both
+            # take the last place.
+            user_model.objects.select_for_update().get(pk=owner.pk)
+            if BotAccount.objects.filter(owner=owner).count() >= BOTS_PER_OWNER:
+                raise ValidationError({"name": [f"you have {BOTS_PER_OWNER} bots, the most one player may have"]})
+            user = user_model(username=name)
+            user.set_unusable_password()
+            user.save()
+            return BotAccount.objects.create(user=user, owner=owner, **cleaned)
+    except IntegrityError:
+        raise ValidationError({"name": [f"the name '{name}' is taken"]}) from None
+
+
+def bot_update(*, bot: BotAccount, owner: AbstractBaseUser, **fields: Any) -> BotAccount:
+    """Change ``bot``'s games, description or flags (its owner only). The name stays: it is
+    the account's name in every result. Raises ``PermissionDenied`` for another player,
+    ``ValidationError`` per field; writes nothing then."""
+    if bot.owner_id != owner.pk:
+        raise PermissionDenied("only the bot's owner can change it")
+    unknown = set(fields) - {"games", "description", *BOT_FLAGS}
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: ["not a field that can be changed"]})
+    errors: dict[str, list[str]] = {}
+    cleaned = _clean_bot_fields(fields, errors)
+    if errors:
+        raise ValidationError(errors)
+    for key, value in cleaned.items():
+        setattr(bot, key, value)
+    if cleaned:
+        bot.save(update_fields=list(cleaned))
+    return bot
+
+
+def bot_token_create(*, bot: BotAccount, owner: AbstractBaseUser, name: str) -> tuple[BotToken, str]:
+    """A new token for ``bot`` named ``name``: the row and the token itself, which is not
+    stored and cannot be shown again. Owner only; at most :data:`TOKENS_PER_BOT` active."""
+    if bot.owner_id != owner.pk:
+        raise PermissionDenied("only the bot's owner can create its tokens")
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise ValidationError({"name": ["name the token (where it is used, e.g. 'laptop')"]})
+    if len(name) > TOKEN_NAME_MAX:
+        raise ValidationError({"name": [f"a token's name has at most {TOKEN_NAME_MAX} characters"]})
+    with transaction.atomic():
+        BotAccount.objects.select_for_update().get(pk=bot.pk)
+        if BotToken.objects.filter(bot=bot, revoked__isnull=True).count() >= TOKENS_PER_BOT:
+            raise ValidationError({"name": [f"the bot has {TOKENS_PER_BOT} active tokens: revoke one first"]})
+        secret = BOT_TOKEN_PREFIX + secrets.token_urlsafe(32)
+        row = BotToken.objects.create(bot=bot, name=name, digest=token_digest(secret), prefix=secret[:12])
+    return row, secret
+
+
+def bot_token_revoke(*, token: BotToken, owner: AbstractBaseUser) -> BotToken:
+    """Revoke ``token`` (owner only): refused from now on, and its open connections are told
+    to close once this commits. Revoking a revoked token changes nothing."""
+    if token.bot.owner_id != owner.pk:
+        raise PermissionDenied("only the bot's owner can revoke its tokens")
+    with transaction.atomic():
+        changed = BotToken.objects.filter(pk=token.pk, revoked__isnull=True).update(revoked=timezone.now())
+        if changed:
+            effects.broadcast_on_commit(token_group(token.pk), {"type": "token.revoked", "token": token.pk})
+    token.refresh_from_db()
+    return token
+
+
+def bot_token_touch(*, token: BotToken) -> None:
+    """Record that ``token`` was used now, at most once every :data:`LAST_USED_EVERY` seconds."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=LAST_USED_EVERY)
+    BotToken.objects.filter(pk=token.pk).filter(
+        Q(last_used__isnull=True) | Q(last_used__lt=stale)).update(last_used=now)
+
+
+def is_bot(user: Any) -> bool:
+    """Whether ``user`` is a bot's account."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        return user.bot_account is not None
+    except BotAccount.DoesNotExist:
+        return False

@@ -12,5 +12,8 @@ urlpatterns = [
     path("accounts/logout/", views.SiteLogoutView.as_view(), name="logout"),
     path("accounts/profile/", views.own_profile, name="own-profile"),
     path("accounts/token/", views.api_token, name="api-token"),
+    path("accounts/bots/", views.bot_new, name="bot-new"),
+    path("accounts/bots/<int:bot_id>/tokens/", views.bot_token_new, name="bot-token-new"),
+    path("accounts/bots/<int:bot_id>/tokens/<int:token_id>/revoke/", views.bot_token_delete, name="bot-token-revoke"),
     path("players/<str:username>/", views.profile, name="profile"),
 ]

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,11 +16,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import LoginForm, SignupForm
-from accounts.selectors import player_decks, player_get, recent_matches
-from accounts.services import token_for, user_register
+from accounts.models import BotAccount
+from accounts.selectors import bot_get, bot_of, bots_of, player_decks, player_get, recent_matches
+from accounts.services import BOT_FLAGS, bot_create, bot_token_create, bot_token_revoke, token_for, user_register
 from config.throttling import LoginThrottle, LoginUsernameThrottle, RegisterThrottle, throttle_wait
 from decks.permissions import request_deck_visibility
 from web.errors import too_many_requests
+from web.games import game_choices
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -119,7 +121,10 @@ def api_token(request: HttpRequest) -> HttpResponse:
     return _render_profile(request, request.user, token=token_for(user=request.user))
 
 
-def _render_profile(request: HttpRequest, player, *, token: str | None = None) -> HttpResponse:
+def _render_profile(request: HttpRequest, player, *, token: str | None = None, new_bot_token=None,
+                    bot_form: dict | None = None, bot_errors: dict | None = None, status: int = 200) -> HttpResponse:
+    is_self = request.user.is_authenticated and request.user.pk == player.pk
+    bot_account = bot_of(user=player)
     return render(
         request,
         "accounts/profile.html",
@@ -127,7 +132,74 @@ def _render_profile(request: HttpRequest, player, *, token: str | None = None) -
             "player": player,
             "decks": player_decks(user=player, visibility=request_deck_visibility(request)),
             "matches": recent_matches(player=player.get_username(), visibility=request_deck_visibility(request)),
-            "is_self": request.user.is_authenticated and request.user.pk == player.pk,
+            "is_self": is_self,
             "token": token,
+            "bot_account": bot_account,
+            "bots": bots_of(owner=player) if bot_account is None else [],
+            "game_options": game_choices(),
+            "new_bot_token": new_bot_token,
+            "bot_form": bot_form or {"games": [], "accepts_people": True, "accepts_bots": True,
+                                     "accepts_rated": True, "accepts_unrated": True},
+            "bot_errors": bot_errors or {},
         },
+        status=status,
     )
+
+
+def _own_bot(request: HttpRequest, bot_id: int) -> BotAccount:
+    try:
+        bot = bot_get(bot_id=bot_id)
+    except BotAccount.DoesNotExist:
+        raise Http404(f"no bot {bot_id}") from None
+    if bot.owner_id != request.user.pk:
+        raise Http404(f"no bot {bot_id} of yours")
+    return bot
+
+
+@never_cache
+@login_required
+@require_http_methods(["POST"])
+def bot_new(request: HttpRequest) -> HttpResponse:
+    """POST ``/accounts/bots/``: create a bot from the profile's form; the form comes back
+    with every problem named when it is refused."""
+    form = {
+        "name": request.POST.get("name", "")[:200],
+        "games": request.POST.getlist("games")[:20],
+        "description": request.POST.get("description", "")[:5000],
+        **{flag: request.POST.get(flag) == "on" for flag in BOT_FLAGS},
+    }
+    try:
+        bot = bot_create(owner=request.user, **form)
+    except ValidationError as exc:
+        return _render_profile(request, request.user, bot_form=form, bot_errors=exc.message_dict, status=400)
+    except PermissionDenied as exc:
+        raise Http404(str(exc)) from None
+    messages.success(request, f"Bot {bot.name} is ready. Create a token for it to connect.")
+    return redirect(reverse("accounts:profile", args=[request.user.get_username()]) + f"#bot-{bot.pk}")
+
+
+@never_cache
+@login_required
+@require_http_methods(["POST"])
+def bot_token_new(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """POST ``/accounts/bots/<id>/tokens/``: a new token, shown once in this response (never
+    through a redirect, so that it sits in no cookie or session)."""
+    bot = _own_bot(request, bot_id)
+    try:
+        row, secret = bot_token_create(bot=bot, owner=request.user, name=request.POST.get("name", "")[:200])
+    except ValidationError as exc:
+        return _render_profile(request, request.user, bot_errors={"token_bot": bot.pk, "token": exc.messages}, status=400)
+    return _render_profile(request, request.user, new_bot_token={"bot": bot, "row": row, "secret": secret})
+
+
+@login_required
+@require_http_methods(["POST"])
+def bot_token_delete(request: HttpRequest, bot_id: int, token_id: int) -> HttpResponse:
+    """POST ``/accounts/bots/<id>/tokens/<token>/revoke/``: revoke the token at once."""
+    bot = _own_bot(request, bot_id)
+    token = bot.tokens.filter(pk=token_id).first()
+    if token is None:
+        raise Http404(f"no token {token_id} of this bot")
+    bot_token_revoke(token=token, owner=request.user)
+    messages.success(request, f"Token “{token.name}” of {bot.name} is revoked; programs using it are disconnected.")
+    return redirect(reverse("accounts:profile", args=[request.user.get_username()]) + f"#bot-{bot.pk}")

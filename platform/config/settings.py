@@ -273,6 +273,8 @@ REST_FRAMEWORK = {
     # Adds the error statuses each operation can answer (config/schema.py).
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # A bot's token (Authorization: Bearer bot_...) acts as the bot alone (docs/bots-api.md).
+        "accounts.authentication.BotTokenAuthentication",
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
