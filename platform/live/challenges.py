@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.selectors import bot_of
 from decks.models import Deck, DeckVersion
 from engine import games as engine_games
 from engine.bots import clean_platform_spec
@@ -22,7 +23,7 @@ from live import conf
 from live.creation import SeatSpec, clean_queue_seats, live_create, require_deck_fits, require_own_deck
 from live.errors import LiveError
 from live.models import LiveChallenge, LiveMatch
-from live.notify import live_notify_seats
+from live.notify import live_notify_challenge, live_notify_seats
 
 
 def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVersion,
@@ -38,6 +39,7 @@ def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVe
         raise ValidationError({"username": [f"there is no player named '{challenged_username}'"]})
     if target.pk == challenger.pk:
         raise ValidationError({"username": ["you cannot challenge yourself"]})
+    _require_bot_accepts(target, challenger, deck_version.deck.game)
     now = now or timezone.now()
     with transaction.atomic():
         # A new challenge of the same player replaces the one still waiting, so that the
@@ -45,9 +47,30 @@ def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVe
         LiveChallenge.objects.filter(challenger=challenger, challenged=target,
                                      status=LiveChallenge.Status.PENDING).update(
             status=LiveChallenge.Status.CANCELLED)
-        return LiveChallenge.objects.create(challenger=challenger, challenged=target, game=deck_version.deck.game,
-                                            deck_version=deck_version,
-                                            expires=now + timedelta(seconds=conf.challenge_seconds()))
+        challenge = LiveChallenge.objects.create(challenger=challenger, challenged=target,
+                                                 game=deck_version.deck.game, deck_version=deck_version,
+                                                 expires=now + timedelta(seconds=conf.challenge_seconds()))
+        # The challenged player's program (a bot) hears of it at once.
+        live_notify_challenge(challenge=challenge)
+        return challenge
+
+
+def _require_bot_accepts(target, challenger, game: str) -> None:
+    """A bot is challenged only as its owner allows (docs/bots-api.md): in its games, by
+    people or bots as its settings say. A live challenge is unrated."""
+    bot = bot_of(user=target)
+    if bot is None:
+        return
+    name = target.get_username()
+    if game not in bot.games:
+        raise ValidationError({"username": [f"the bot {name} does not play {engine_games[game].title}"]})
+    if bot_of(user=challenger) is not None:
+        if not bot.accepts_bots:
+            raise ValidationError({"username": [f"the bot {name} does not take challenges from bots"]})
+    elif not bot.accepts_people:
+        raise ValidationError({"username": [f"the bot {name} does not take challenges from people"]})
+    if not bot.accepts_unrated:
+        raise ValidationError({"username": [f"the bot {name} takes only rated games; a challenge is unrated"]})
 
 
 def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version: DeckVersion | None = None,

@@ -39,6 +39,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from accounts.services import token_group
 from config.api import MAX_JSON_DEPTH, JSONTooDeep, check_json_depth
 from live import broadcasts, errors, moves, queries, selectors
 from live.models import LiveMatch
@@ -98,6 +99,22 @@ _read_view = database_sync_to_async(
     lambda match_id, seat: selectors.opening_payload(match_id=match_id, seat=seat), thread_sensitive=False)
 
 
+async def _join_token_group(consumer) -> None:
+    """A bot's socket (``scope["bot_token"]``, accounts/ws_auth.py) listens for its token's
+    revocation, which closes it."""
+    token = consumer.scope.get("bot_token")
+    if token is not None:
+        async with effects.layer_gate():
+            await consumer.channel_layer.group_add(token_group(token), consumer.channel_name)
+
+
+async def _leave_token_group(consumer) -> None:
+    token = consumer.scope.get("bot_token")
+    if token is not None:
+        async with effects.layer_gate():
+            await consumer.channel_layer.group_discard(token_group(token), consumer.channel_name)
+
+
 class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
     """One player's or spectator's connection to one live match."""
 
@@ -116,6 +133,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         self.match_group = broadcasts.group_match(self.match_id)
         async with effects.layer_gate():
             await self.channel_layer.group_add(self.match_group, self.channel_name)
+        await _join_token_group(self)
         try:
             self.seat, opening, arrived = await _read_opening(self.match_id, self.user)
         except LiveMatch.DoesNotExist:
@@ -152,6 +170,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         if group:
             async with effects.layer_gate():
                 await self.channel_layer.group_discard(group, self.channel_name)
+        await _leave_token_group(self)
 
     # ------------------------------------------------------------------ frames in
 
@@ -267,6 +286,12 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json(payload)
 
+    async def token_revoked(self, event: dict) -> None:
+        """The bot token this socket was opened with was revoked (``accounts.services.
+        bot_token_revoke``): told why, then closed."""
+        await self.error("token_revoked", "the bot token of this connection was revoked")
+        await self.close(code=CLOSE_NOT_SIGNED_IN)
+
     async def _send_later(self, payload: dict) -> None:
         try:
             await self.send_json(payload)
@@ -314,6 +339,7 @@ class NotifyConsumer(AsyncJsonWebsocketConsumer):
         self.group = user_group(self.user.pk)
         async with effects.layer_gate():
             await self.channel_layer.group_add(self.group, self.channel_name)
+        await _join_token_group(self)
         await self.accept()
         await self.send_json({"type": "notify.matches", "matches": await self._waiting()})
 
@@ -325,6 +351,7 @@ class NotifyConsumer(AsyncJsonWebsocketConsumer):
         if self.group:
             async with effects.layer_gate():
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+        await _leave_token_group(self)
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type")
@@ -336,3 +363,10 @@ class NotifyConsumer(AsyncJsonWebsocketConsumer):
     async def notify_match(self, event: dict) -> None:
         """A match announced by :func:`live.notify.live_notify_seats`: forwarded as it is."""
         await self.send_json({"type": "notify.match", "match": event["match"]})
+
+    token_revoked = LiveMatchConsumer.token_revoked
+
+    async def notify_challenge(self, event: dict) -> None:
+        """A challenge made to this player (:func:`live.notify.live_notify_challenge`):
+        forwarded as it is."""
+        await self.send_json({"type": "notify.challenge", "challenge": event["challenge"]})

@@ -27,6 +27,7 @@ from django.utils.functional import SimpleLazyObject
 from engine import games as engine_games
 from live import creation, errors
 from live.models import TITLE_MAX, LiveMatch, LiveSeat
+from live.selectors import public_deck_name
 from web import effects
 from web.inputs import parse_id
 
@@ -143,6 +144,26 @@ def _notices(announcements: Sequence[tuple[int, str, str | None]]) -> list[tuple
         out.extend((user_id, _notice(seats[0].live, seats, user_id=user_id, title=title, url=url))
                    for user_id in users)
     return out
+
+
+def live_notify_challenge(*, challenge) -> None:
+    """Tell the challenged player's notify sockets of a new challenge, once it commits:
+    ``{"type": "notify.challenge", "challenge": {"id", "challenger", "challenger_is_bot",
+    "game", "expires", "answer"}}``; ``answer`` is the API path that accepts or declines it.
+    A bot's program acts on it (docs/bots-api.md); the site's pages let it pass, as people
+    read their challenges on the lobby."""
+    def event() -> dict[str, Any]:
+        return {"type": "notify.challenge", "challenge": {
+            "id": challenge.pk,
+            "challenger": challenge.challenger.username,
+            "challenger_is_bot": hasattr(challenge.challenger, "bot_account"),
+            "game": challenge.game,
+            "deck": public_deck_name(challenge.deck_version),
+            "expires": challenge.expires.isoformat(),
+            "answer": f"/api/live/challenges/{challenge.pk}/",
+        }}
+
+    effects.broadcast_on_commit(user_group(challenge.challenged_id), event)
 
 
 def live_notify_seats(*, match_id: int, title: str = "", url: str | None = None) -> None:

@@ -1,0 +1,1 @@
+"""Example bots, one per game: each a ``choose(view, legal) -> action`` to start from."""

@@ -1,0 +1,186 @@
+"""A bot that runs on its owner's machine (docs/bots-api.md), end to end: the reference
+client (botclient) with its example bot, connected as its bot through the real ASGI server
+with a token, hears a person's challenge, accepts it with its deck and plays the match to
+the end over the live board's protocol; the replay verifies. Around it: who may challenge a
+bot, what a bot's socket may do, and a revoked token closing its sockets at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from live_helpers import make_deck
+from test_live_sockets import open_socket, receive, receive_view, send_act
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from accounts.models import BotToken
+from accounts.services import bot_create, bot_token_create, bot_token_revoke, bot_update
+from botclient import BotClient
+from botclient.examples.tempofront import choose as tempofront_choose
+from engine.core import Replay, Rng, verify_replay
+from live import challenges
+from live.models import LiveChallenge, LiveMatch
+
+TIMEOUT = 60.0
+
+
+@pytest.fixture
+def ada(db) -> User:
+    return User.objects.create_user("ada", password="pw-ada-123456")
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return User.objects.create_user("alice", password="pw-alice-123")
+
+
+def make_bot(owner: User, name: str = "Sparky", games=("tempofront",), **flags):
+    bot = bot_create(owner=owner, name=name, games=list(games), **flags)
+    _, secret = bot_token_create(bot=bot, owner=owner, name="test")
+    return bot, secret
+
+
+def bot_socket(server, path: str, secret: str):
+    # A program's handshake: its token, and no Origin (it is no browser page).
+    return connect(server.ws_url(path), open_timeout=10, additional_headers={"Authorization": f"Bearer {secret}"})
+
+
+def wait_for(check, what: str, timeout: float = TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class ClientThread:
+    """The reference client run as its author runs it, in a thread of its own."""
+
+    def __init__(self, client: BotClient):
+        self.client = client
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self.client.run())
+        except BaseException as exc:  # noqa: BLE001 (reported to the test)
+            self.error = exc
+
+    def __enter__(self) -> BotClient:
+        self.thread.start()
+        return self.client
+
+    def __exit__(self, *exc) -> None:
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive(), "the client did not stop"
+        assert self.error is None, self.error
+
+
+def test_the_reference_client_accepts_a_persons_challenge_and_plays_it_to_the_end(asgi_server, ada, alice):
+    bot, secret = make_bot(ada)
+    bot_deck = make_deck(bot.user, "tempofront", index=1)
+    alice_deck = make_deck(alice, "tempofront", index=0)
+    seen: list[dict] = []
+
+    def choose(view, legal):
+        seen.append(view)
+        return tempofront_choose(view, legal)
+
+    client = BotClient(url=asgi_server.origin, token=secret, choose=choose, max_games=1)
+    with ClientThread(client):
+        assert client.online.wait(TIMEOUT), "the bot never came online"
+        challenge = challenges.live_challenge(challenger=alice, challenged_username="sparky",
+                                              deck_version=alice_deck.latest_version)
+        accepted = wait_for(lambda: LiveChallenge.objects.filter(pk=challenge.pk, status="accepted")
+                            .exclude(match=None).first(), "the bot to accept")
+        live = LiveMatch.objects.get(match_id=accepted.match_id)
+        seats = {s.seat: s for s in live.seats.all()}
+        assert seats[0].user == alice and seats[1].user == bot.user
+        assert seats[1].deck_version == bot_deck.latest_version
+        rng = Rng(5)
+        with open_socket(asgi_server, live.match_id, alice) as socket:
+            view = receive_view(socket)
+            while view["status"] != "done":
+                if view["legal"]:
+                    send_act(socket, rng.choice(view["legal"]), view["index"])
+                view = receive_view(socket)
+        wait_for(lambda: live.match_id in client.finished, "the client to see the end")
+    live.refresh_from_db()
+    assert live.status == "done" and verify_replay(Replay.from_json(live.replay)) == []
+    assert client.errors == [] and seen, client.errors
+    # What the bot was sent is its seat's view and nothing more: its own seat, and never the
+    # match's seed while it was being played.
+    assert {frame["seat"] for frame in seen} == {1}
+    assert all("seed" not in json.dumps(frame) for frame in seen)
+
+
+def test_a_bot_is_challenged_only_as_its_owner_allows(ada, alice):
+    bot, _ = make_bot(ada, accepts_people=False)
+    deck = make_deck(alice, "tempofront")
+    with pytest.raises(ValidationError, match="does not take challenges from people"):
+        challenges.live_challenge(challenger=alice, challenged_username="Sparky", deck_version=deck.latest_version)
+    bot_update(bot=bot, owner=ada, accepts_people=True, games=["conquest"])
+    with pytest.raises(ValidationError, match="does not play TempoFront"):
+        challenges.live_challenge(challenger=alice, challenged_username="Sparky", deck_version=deck.latest_version)
+    other, _ = make_bot(ada, "Other", accepts_bots=False)
+    other_deck = make_deck(other.user, "tempofront")
+    bot_update(bot=bot, owner=ada, games=["tempofront"])
+    with pytest.raises(ValidationError, match="from bots"):
+        # Sparky challenges Other, which takes no challenges from bots.
+        challenges.live_challenge(challenger=bot.user, challenged_username="Other",
+                                  deck_version=make_deck(bot.user, "tempofront").latest_version)
+    assert not LiveChallenge.objects.exists()
+    # Other challenging Sparky is fine: Sparky takes challenges from bots.
+    made = challenges.live_challenge(challenger=other.user, challenged_username="Sparky",
+                                     deck_version=other_deck.latest_version)
+    assert made.challenged == bot.user
+
+
+def test_a_bots_socket_needs_a_good_token_and_closes_when_it_is_revoked(asgi_server, ada):
+    bot, secret = make_bot(ada)
+    for header in ("Bearer bot_unknown", "Bearer bot_", "Bearer " + "bot_" + "x" * 5000):
+        with pytest.raises(InvalidStatus) as refused:
+            with connect(asgi_server.ws_url("/ws/notify/"), open_timeout=10,
+                         additional_headers={"Authorization": header}):
+                pass
+        assert refused.value.response.status_code == 403
+    with bot_socket(asgi_server, "/ws/notify/", secret) as notify:
+        assert receive(notify)["type"] == "notify.matches"
+        notify.send(json.dumps({"type": "ping"}))
+        assert receive(notify) == {"type": "pong"}
+        bot_token_revoke(token=BotToken.objects.get(), owner=ada)
+        frame = receive(notify)
+        assert frame["type"] == "error" and frame["code"] == "token_revoked"
+        with pytest.raises(ConnectionClosed) as closed:
+            notify.recv(timeout=10)
+        assert closed.value.rcvd.code == 4401
+    with pytest.raises(InvalidStatus):
+        with bot_socket(asgi_server, "/ws/notify/", secret):
+            pass
+
+
+def test_a_bot_token_acts_for_its_bot_alone_on_a_match(asgi_server, ada, alice):
+    """Bot A's token in bot B's match is a spectator there: its acts are refused."""
+    first, first_secret = make_bot(ada, "First")
+    second, _ = make_bot(ada, "Second")
+    deck = make_deck(alice, "tempofront")
+    challenge = challenges.live_challenge(challenger=alice, challenged_username="Second",
+                                          deck_version=deck.latest_version)
+    accepted = challenges.live_challenge_answer(challenge_id=challenge.pk, user=second.user, accept=True,
+                                                deck_version=make_deck(second.user, "tempofront").latest_version)
+    with bot_socket(asgi_server, f"/ws/live/{accepted.match_id}/", first_secret) as socket:
+        opening = receive_view(socket)
+        assert opening["seat"] is None and opening["legal"] == []
+        socket.send(json.dumps({"type": "act", "action": {"kind": "keep"}}))
+        frame = receive(socket)
+        assert frame["type"] == "error" and frame["code"] == "not_seated"
+    assert LiveMatch.objects.get(match_id=accepted.match_id).log == []
