@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the deck to accept challenges of GAME with (default: the bot's newest of each game)")
     parser.add_argument("--decline", action="store_true", help="decline every challenge; only play matches given")
     parser.add_argument("--games", type=int, default=None, help="stop after this many games")
+    parser.add_argument("--challenge", action="append", default=[], metavar="NAME:GAME",
+                        help="challenge player or bot NAME to a live match of GAME once connected")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -40,8 +42,14 @@ def main(argv: list[str] | None = None) -> int:
         if not deck.isdigit():
             parser.error(f"--deck takes GAME=ID, got {item!r}")
         decks[game] = int(deck)
+    wanted = []
+    for item in args.challenge:
+        name, _, game = item.partition(":")
+        if not name or not game:
+            parser.error(f"--challenge takes NAME:GAME, got {item!r}")
+        wanted.append((name, game))
     client = BotClient(url=args.url, token=args.token, choose=load_chooser(args.bot), decks=decks,
-                       accept=not args.decline, max_games=args.games)
+                       accept=not args.decline, max_games=args.games, challenges=wanted)
     try:
         asyncio.run(client.run())
     except TokenRefused as exc:

@@ -49,13 +49,15 @@ class BotClient:
     by default its newest deck of each game, read from the API at start)."""
 
     def __init__(self, *, url: str, token: str, choose: Chooser, decks: dict[str, int] | None = None,
-                 accept: bool = True, max_games: int | None = None):
+                 accept: bool = True, max_games: int | None = None, challenges: list[tuple[str, str]] = ()):
         parts = urlsplit(url.rstrip("/"))
         self.http = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
         self.ws = urlunsplit(("wss" if parts.scheme == "https" else "ws", parts.netloc, "", "", ""))
         self.token, self.choose, self.accept = token, choose, accept
         self.decks = dict(decks or {})
         self.max_games = max_games
+        #: (username, game) to challenge once online.
+        self.challenges = list(challenges)
         self.name = ""
         self.games: dict[int, asyncio.Task] = {}
         self.finished: dict[int, dict[str, Any]] = {}
@@ -120,6 +122,10 @@ class BotClient:
                     try:
                         # Challenges made while the bot was away are still there to answer.
                         await self._answer_waiting()
+                        while self.challenges:
+                            username, game = self.challenges.pop(0)
+                            made = await self.challenge(username, game)
+                            logger.info("%s: challenged %s (challenge %s)", self.name, username, made["id"])
                         async for text in socket:
                             await self._on_notice(json.loads(text))
                     finally:
@@ -138,6 +144,13 @@ class BotClient:
                 logger.warning("%s: notify socket: %s", self.name, exc)
             await asyncio.sleep(pause + random.random() * pause / 2)
             pause = min(BACKOFF_MAX, pause * 2)
+
+    async def challenge(self, username: str, game: str) -> dict[str, Any]:
+        """Challenge player or bot ``username`` to a live match of ``game`` with the bot's deck
+        of that game; the match is played once they accept (``notify.match``)."""
+        if game not in self.decks:
+            raise ValueError(f"{self.name} has no deck of {game}")
+        return await self.api("POST", "/api/live/challenges/", {"username": username, "deck": self.decks[game]})
 
     async def _answer_waiting(self) -> None:
         listed = await self.api("GET", "/api/live/challenges/")
@@ -198,12 +211,15 @@ class BotClient:
 
     async def _play_on(self, socket, match_id: int) -> bool:
         """Plays on an open socket; True once the match is over."""
-        newest, last_act = -1, 0.0
+        newest, acted, last_act = -1, -1, 0.0
+        waiting_for: int | None = None
         async for text in socket:
             frame = json.loads(text)
             if frame.get("type") == "error":
                 self.errors.append({"match": match_id, **frame})
                 logger.warning("%s: match %s: %s", self.name, match_id, frame)
+                waiting_for = None  # the action was refused: the next view may be acted on
+                acted = -1
                 continue
             if frame.get("type") != "view" or frame.get("index", -1) < newest:
                 continue
@@ -215,7 +231,13 @@ class BotClient:
                     self.stop()
                 return True
             legal = frame.get("legal") or []
-            if legal:
+            # One action per position (the same view may come twice: the opening frame and a
+            # move's broadcast), and none on a view that does not count the last action sent
+            # yet: when several seats act at once, views of their moves arrive in between.
+            count = frame.get("acted")
+            if legal and frame["index"] > acted and (waiting_for is None or count is None or count >= waiting_for):
+                acted = frame["index"]
+                waiting_for = None if count is None else count + 1
                 action = await asyncio.to_thread(self.choose, frame, legal)
                 wait = last_act + ACT_INTERVAL - time.monotonic()
                 if wait > 0:

@@ -98,6 +98,9 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
         "status": live.status,
         "to_act": to_act,
         "acting": acting,
+        # How many actions the seat has taken: a program acting fast waits for the view that
+        # counts its last action before it acts again (docs/bots-api.md).
+        "acted": sum(1 for entry in live.log if entry[0] == seat) if seat is not None else None,
         "view": state.view(seat),
         "legal": [a.to_json() for a in state.legal_actions(seat)] if may_act else [],
         # A placement's choices for every Location at once, from the engine (the seat's own).

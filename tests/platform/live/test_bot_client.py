@@ -184,3 +184,28 @@ def test_a_bot_token_acts_for_its_bot_alone_on_a_match(asgi_server, ada, alice):
         frame = receive(socket)
         assert frame["type"] == "error" and frame["code"] == "not_seated"
     assert LiveMatch.objects.get(match_id=accepted.match_id).log == []
+
+
+def test_two_external_bots_play_each_other_on_the_clock_through_the_client(asgi_server, ada):
+    """Bot-versus-bot between two programs: one challenges the other from the client
+    (``--challenge``), the other accepts, and both play the match to the end with a clock."""
+    first, first_secret = make_bot(ada, "First", games=("conquest",))
+    second, second_secret = make_bot(ada, "Second", games=("conquest",))
+    make_deck(first.user, "conquest", index=0)
+    make_deck(second.user, "conquest", index=1)
+    from botclient.examples.conquest import choose
+
+    answering = BotClient(url=asgi_server.origin, token=second_secret, choose=choose, max_games=1)
+    challenging = BotClient(url=asgi_server.origin, token=first_secret, choose=choose, max_games=1,
+                            challenges=[("Second", "conquest")])
+    with ClientThread(answering):
+        assert answering.online.wait(TIMEOUT)
+        with ClientThread(challenging):
+            wait_for(lambda: challenging.finished and answering.finished, "both bots to finish", timeout=240)
+    (match_id,) = challenging.finished
+    assert set(answering.finished) == {match_id}
+    live = LiveMatch.objects.get(match_id=match_id)
+    assert live.status == "done" and verify_replay(Replay.from_json(live.replay)) == []
+    assert {s.user.username for s in live.seats.all()} == {"First", "Second"}
+    assert all(s.remaining_ms < live.initial_ms + 10**9 for s in live.seats.all())  # a clock ran for both
+    assert challenging.errors == [] and answering.errors == []
