@@ -38,6 +38,8 @@ BACKOFF_FIRST, BACKOFF_MAX = 0.5, 8.0
 #: Least time between two actions on one game's socket: the site takes at most 10 frames a
 #: second from a socket (docs/live.md, "Flooding"), from programs as from people.
 ACT_INTERVAL = 0.11
+#: How often the events socket says the bot is still there (the site's window is 60 s).
+PING_SECONDS = 20.0
 
 
 class TokenRefused(RuntimeError):
@@ -119,6 +121,7 @@ class BotClient:
                 async with await self._connect("/ws/notify/") as socket:
                     pause = BACKOFF_FIRST
                     self.online.set()
+                    pinging = asyncio.create_task(self._ping(socket))
                     try:
                         # Challenges made while the bot was away are still there to answer.
                         await self._answer_waiting()
@@ -129,6 +132,7 @@ class BotClient:
                         async for text in socket:
                             await self._on_notice(json.loads(text))
                     finally:
+                        pinging.cancel()
                         self.online.clear()
             except InvalidStatus as exc:
                 if exc.response.status_code == 403:
@@ -152,6 +156,12 @@ class BotClient:
             raise ValueError(f"{self.name} has no deck of {game}")
         return await self.api("POST", "/api/live/challenges/", {"username": username, "deck": self.decks[game]})
 
+    async def _ping(self, socket) -> None:
+        """A sign of life every PING_SECONDS: the site lists the bot as online while it hears one."""
+        while True:
+            await asyncio.sleep(PING_SECONDS)
+            await socket.send(json.dumps({"type": "ping"}))
+
     async def _answer_waiting(self) -> None:
         listed = await self.api("GET", "/api/live/challenges/")
         for challenge in listed.get("received", []):
@@ -171,6 +181,7 @@ class BotClient:
                 self._play(match["id"])
         elif kind == "error":
             logger.warning("%s: notify error %s", self.name, frame)
+        # "pong" answers the pings: nothing to do.
 
     async def _answer(self, challenge_id: int, game: str) -> None:
         deck = self.decks.get(game)

@@ -29,6 +29,11 @@ class BotAccount(models.Model):
     accepts_unrated = models.BooleanField(default=True, help_text="Takes unrated challenges")
     matchmaking = models.BooleanField(default=False, help_text="Waits in the live matchmaking queue when online")
     created = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(null=True, blank=True,
+                                     help_text="Last sign of life of its events socket (connect or ping)")
+    offline_since = models.DateTimeField(null=True, blank=True,
+                                         help_text="When its events socket closed or the site took it offline")
+    offline_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["owner_id", "user__username"]
@@ -39,6 +44,21 @@ class BotAccount(models.Model):
     @property
     def name(self) -> str:
         return self.user.get_username()
+
+
+class BotError(models.Model):
+    """An error the site answered one of the bot's frames with, kept for its owner's log
+    (the newest ``accounts.services.BOT_ERRORS_KEPT`` per bot)."""
+
+    bot = models.ForeignKey(BotAccount, on_delete=models.CASCADE, related_name="errors")
+    match_id = models.BigIntegerField(null=True, blank=True, help_text="The live match the frame was sent on")
+    code = models.CharField(max_length=40)
+    message = models.CharField(max_length=300)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["bot", "-created"], name="boterror_bot_recent")]
 
 
 class BotToken(models.Model):

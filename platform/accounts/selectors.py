@@ -3,15 +3,17 @@ installed, their recent matches."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.urls import NoReverseMatch
+from django.utils import timezone
 
 from accounts.models import BotAccount, BotToken
-from accounts.services import token_digest
+from accounts.services import ONLINE_SECONDS, token_digest
 from decks.permissions import deck_visibility
 from decks.selectors import deck_list
 
@@ -96,6 +98,28 @@ def bots_of(*, owner) -> list:
 def bot_of(*, user):
     """``user``'s :class:`BotAccount` when ``user`` is a bot, with its owner; else None."""
     return BotAccount.objects.select_related("owner").filter(user=user).first()
+
+
+def bot_is_online(bot, *, now=None) -> bool:
+    """Whether ``bot``'s events socket is open: a sign of life within ``ONLINE_SECONDS``
+    and not closed since."""
+    now = now or timezone.now()
+    return (bot.last_seen is not None and bot.offline_since is None
+            and bot.last_seen >= now - timedelta(seconds=ONLINE_SECONDS))
+
+
+def bots_online(*, game: str | None = None, now=None) -> list:
+    """The bots online now (of ``game`` if given), by name."""
+    now = now or timezone.now()
+    found = BotAccount.objects.select_related("user").filter(
+        offline_since__isnull=True, last_seen__gte=now - timedelta(seconds=ONLINE_SECONDS), user__is_active=True)
+    bots = list(found.order_by("user__username"))
+    return [b for b in bots if game is None or game in b.games]
+
+
+def bot_errors(*, bot, limit: int = 100) -> list:
+    """The newest errors answered to ``bot``'s frames."""
+    return list(bot.errors.order_by("-created", "-id")[:limit])
 
 
 def bot_get(*, bot_id: int):

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from accounts.models import BotAccount, BotToken
+from accounts.models import BotAccount, BotError, BotToken
 from engine import games
 from web import effects
 
@@ -82,6 +82,14 @@ TOKEN_NAME_MAX = 60
 BOT_TOKEN_PREFIX = "bot_"
 #: A token's ``last_used`` is written at most this often (seconds): not a write per request.
 LAST_USED_EVERY = 60
+
+#: Errors kept per bot for its owner's log; a bot is online while its events socket gave a
+#: sign of life within ONLINE_SECONDS (the reference client pings every 20 s); after
+#: FAILURES_OFFLINE refused frames in a row on a game's socket it is taken offline.
+BOT_ERRORS_KEPT = 500
+ONLINE_SECONDS = 60
+SEEN_EVERY = 15
+FAILURES_OFFLINE = 25
 
 BOT_FLAGS = ("accepts_people", "accepts_bots", "accepts_rated", "accepts_unrated", "matchmaking")
 
@@ -231,6 +239,35 @@ def bot_token_touch(*, token: BotToken) -> None:
     stale = now - timedelta(seconds=LAST_USED_EVERY)
     BotToken.objects.filter(pk=token.pk).filter(
         Q(last_used__isnull=True) | Q(last_used__lt=stale)).update(last_used=now)
+
+
+def bot_record_error(*, user_id: int, match_id: int | None, code: str, message: str) -> None:
+    """Keep an error answered to bot ``user_id``'s frame for its owner's log; the oldest
+    beyond :data:`BOT_ERRORS_KEPT` are deleted now and then (one insert in 50)."""
+    bot = BotAccount.objects.filter(user_id=user_id).only("pk").first()
+    if bot is None:
+        return
+    row = BotError.objects.create(bot=bot, match_id=match_id, code=code[:40], message=message[:300])
+    if row.pk % 50 == 0:
+        keep = list(BotError.objects.filter(bot=bot).order_by("-created", "-id")
+                    .values_list("pk", flat=True)[BOT_ERRORS_KEPT - 1:BOT_ERRORS_KEPT])
+        if keep:
+            BotError.objects.filter(bot=bot, pk__lt=keep[0]).delete()
+
+
+def bot_seen(*, user_id: int, online: bool, reason: str = "", now=None) -> None:
+    """A sign of life of bot ``user_id``'s events socket (``online``), or its end: the
+    socket closed, or the site took the bot offline (``reason`` says why). A sign of life
+    is written at most every :data:`SEEN_EVERY` seconds."""
+    now = now or timezone.now()
+    bots = BotAccount.objects.filter(user_id=user_id)
+    if online:
+        bots.filter(Q(last_seen__isnull=True) | Q(last_seen__lt=now - timedelta(seconds=SEEN_EVERY))
+                    | Q(offline_since__isnull=False)).update(last_seen=now, offline_since=None, offline_reason="")
+    else:
+        # The first reason stands: a socket closed after the bot was taken offline does not
+        # hide why.
+        bots.filter(offline_since__isnull=True).update(offline_since=now, offline_reason=reason[:200])
 
 
 def is_bot(user: Any) -> bool:

@@ -188,7 +188,8 @@ def bot_token_new(request: HttpRequest, bot_id: int) -> HttpResponse:
     try:
         row, secret = bot_token_create(bot=bot, owner=request.user, name=request.POST.get("name", "")[:200])
     except ValidationError as exc:
-        return _render_profile(request, request.user, bot_errors={"token_bot": bot.pk, "token": exc.messages}, status=400)
+        return _render_profile(request, request.user, bot_errors={"token_bot": bot.pk, "token": exc.messages},
+                               status=400)
     return _render_profile(request, request.user, new_bot_token={"bot": bot, "row": row, "secret": secret})
 
 

@@ -21,12 +21,14 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ErrorSerializer
 from decks.models import Deck, DeckVersion
-from live import challenges, matchmaking, selectors
+from live import botlog, challenges, matchmaking, selectors
 from web.idempotency import IDEMPOTENCY_KEY, api_create_once
 from web.inputs import MAX_ID, parse_id
 
@@ -34,7 +36,7 @@ from web.inputs import MAX_ID, parse_id
 class QueueJoinSerializer(serializers.Serializer):
     deck = serializers.IntegerField(min_value=0, max_value=MAX_ID, help_text="One of your decks")
     seats = serializers.IntegerField(required=False,
-                                     help_text="One of the game's queue seat counts: 2, or 4 for Conquest")
+                                     help_text="One of the game's queue seat counts; default 2")
 
 
 class QueueStatusSerializer(serializers.Serializer):
@@ -129,7 +131,7 @@ def _seats(value) -> int:
     if value is None:
         return 2
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError({"seats": ["'seats' must be a whole number: 2, or 4 for Conquest"]})
+        raise ValidationError({"seats": ["'seats' must be a whole number, one of the game's queue seat counts"]})
     return value
 
 
@@ -265,3 +267,89 @@ def _challenge_json(challenge) -> dict:
         "match": challenge.match_id,
         "url": f"/live/{challenge.match_id}/" if challenge.match_id else None,
     }
+
+
+# --------------------------------------------------------------------------- a bot's log
+
+
+class BotOpponentSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+class BotGameSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    url = serializers.CharField()
+    game = serializers.CharField()
+    created = serializers.DateTimeField()
+    status = serializers.CharField()
+    result = serializers.ChoiceField(choices=["won", "lost", "drew", "playing"])
+    timed_out = serializers.BooleanField()
+    errors = serializers.IntegerField(help_text="The bot's frames refused in this match")
+    opponents = BotOpponentSerializer(many=True)
+
+
+class BotHeadToHeadSerializer(serializers.Serializer):
+    opponent = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    drew = serializers.IntegerField()
+
+
+class BotErrorSerializer(serializers.Serializer):
+    match = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField()
+    message = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
+class BotRecordSerializer(serializers.Serializer):
+    bot = serializers.CharField()
+    online = serializers.BooleanField()
+    offline_reason = serializers.CharField()
+    timeouts = serializers.IntegerField()
+    head_to_head = BotHeadToHeadSerializer(many=True)
+    errors = BotErrorSerializer(many=True)
+
+
+def _own_bot(request, bot_id: int):
+    bot = botlog.owned_bot(user=request.user, bot_id=bot_id)
+    if bot is None:
+        raise NotFound(f"no bot {bot_id} of yours")
+    return bot
+
+
+class BotGames(GenericAPIView):
+    """GET: the bot's live games, newest first, paginated; the bot's owner only."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="live_bot_games", responses={200: BotGameSerializer(many=True),
+                                                             404: ErrorSerializer})
+    def get(self, request, bot_id: int):
+        bot = _own_bot(request, bot_id)
+        page = self.paginate_queryset(botlog.bot_game_seats(bot=bot))
+        return self.get_paginated_response(botlog.game_rows(bot=bot, seats=page))
+
+
+class BotRecord(APIView):
+    """GET: the bot's record against each opponent, the newest 100 errors answered to its
+    frames, its time-outs and whether it is online; the bot's owner only."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="live_bot_record", responses={200: BotRecordSerializer, 404: ErrorSerializer})
+    def get(self, request, bot_id: int):
+        bot = _own_bot(request, bot_id)
+        log = botlog.bot_log(bot=bot, seats=[])
+        return Response({
+            "bot": bot.name,
+            "online": log["online"],
+            "offline_reason": bot.offline_reason,
+            "timeouts": log["timeouts"],
+            "head_to_head": log["head_to_head"],
+            "errors": [{"match": e.match_id, "code": e.code, "message": e.message, "created": e.created}
+                       for e in log["errors"]],
+        })

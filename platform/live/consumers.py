@@ -39,7 +39,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from accounts.services import token_group
+from accounts.services import FAILURES_OFFLINE, bot_record_error, bot_seen, token_group
 from config.api import MAX_JSON_DEPTH, JSONTooDeep, check_json_depth
 from live import broadcasts, errors, moves, queries, selectors
 from live.models import LiveMatch
@@ -106,6 +106,23 @@ async def _join_token_group(consumer) -> None:
     if token is not None:
         async with effects.layer_gate():
             await consumer.channel_layer.group_add(token_group(token), consumer.channel_name)
+
+
+_record_bot_error = database_sync_to_async(bot_record_error, thread_sensitive=False)
+_bot_seen = database_sync_to_async(bot_seen, thread_sensitive=False)
+
+
+async def _bot_failed(consumer, code: str, message: str) -> None:
+    """A bot's frame was refused: kept for its owner's log; after ``FAILURES_OFFLINE`` in a
+    row (no action accepted between them) the bot is taken offline and the socket closed."""
+    await _record_bot_error(user_id=consumer.user.pk, match_id=getattr(consumer, "match_id", None), code=code,
+                            message=message)
+    consumer.failures = getattr(consumer, "failures", 0) + 1
+    if consumer.failures == FAILURES_OFFLINE:
+        reason = f"{FAILURES_OFFLINE} refused frames in a row (the last: {code})"
+        await _bot_seen(user_id=consumer.user.pk, online=False, reason=reason)
+        await consumer.send_json({"type": "error", "code": "offline", "message": f"taken offline: {reason}"})
+        await consumer.close(code=CLOSE_ABUSE)
 
 
 async def _leave_token_group(consumer) -> None:
@@ -185,6 +202,8 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
+        if self.scope.get("bot_token") is not None and code != "token_revoked":
+            await _bot_failed(self, code, message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if self.refused >= ABUSE_LIMIT:
@@ -250,6 +269,7 @@ class LiveMatchConsumer(AsyncJsonWebsocketConsumer):
         except ValidationError as exc:
             await self.error("invalid", "; ".join(exc.messages))
         else:
+            self.failures = 0
             # Sent from the event loop once the move has committed, so the thread that ran
             # it is already free for the next one.
             await effects.asend(messages)
@@ -341,6 +361,8 @@ class NotifyConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
         await _join_token_group(self)
         await self.accept()
+        if self.scope.get("bot_token") is not None:
+            await _bot_seen(user_id=self.user.pk, online=True)
         await self.send_json({"type": "notify.matches", "matches": await self._waiting()})
 
     @database_sync_to_async
@@ -351,12 +373,16 @@ class NotifyConsumer(AsyncJsonWebsocketConsumer):
         if self.group:
             async with effects.layer_gate():
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.scope.get("bot_token") is not None:
+                await _bot_seen(user_id=self.user.pk, online=False, reason="disconnected")
         await _leave_token_group(self)
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type")
         if kind == "ping":
             await self.send_json({"type": "pong"})
+            if self.scope.get("bot_token") is not None:
+                await _bot_seen(user_id=self.user.pk, online=True)
         else:
             await self.error("unknown_type", f"unknown frame type {kind!r}; this socket takes only ping")
 

@@ -8,6 +8,7 @@ from live import api, views
 page_patterns = [
     path("", views.index, name="index"),
     path("<int:match_id>/", views.match, name="match"),
+    path("bots/<int:bot_id>/", views.bot_log, name="bot-log"),
 ]
 
 api_patterns = [
@@ -17,6 +18,8 @@ api_patterns = [
     path("challenges/", api.Challenges.as_view(), name="challenges"),
     path("challenges/waiting/", api.ChallengesWaiting.as_view(), name="challenges-waiting"),
     path("challenges/<int:challenge_id>/", api.ChallengeAnswer.as_view(), name="challenge"),
+    path("bots/<int:bot_id>/games/", api.BotGames.as_view(), name="bot-games"),
+    path("bots/<int:bot_id>/record/", api.BotRecord.as_view(), name="bot-record"),
 ]
 
 urlpatterns = [

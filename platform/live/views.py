@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -9,7 +10,7 @@ from django.views.decorators.http import require_safe
 from decks.models import Deck
 from engine import games
 from engine.bots import bot_specs
-from live import selectors
+from live import botlog, selectors
 from live.models import LiveMatch
 
 
@@ -44,6 +45,18 @@ def match(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404(f"There is no live match {match_id}.") from None
     rows = selectors.live_seats(live=live)
     seat = selectors.seat_of(rows=rows, user=request.user)
-    # The game's own spelling ("TempoFront"), not its name title-cased.
+    # The game's own spelling (Game.title), not its name title-cased.
     game_title = games[live.game].title if live.game in games else live.game.title()
     return render(request, "live/match.html", {"live": live, "rows": rows, "seat": seat, "game_title": game_title})
+
+
+@require_safe
+def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """``/live/bots/<id>/``: the owner's log of a bot: its games, errors, time-outs and
+    record against each opponent (``live.botlog``)."""
+    bot = botlog.owned_bot(user=request.user, bot_id=bot_id)
+    if bot is None:
+        raise Http404(f"no bot {bot_id} of yours")
+    page = Paginator(botlog.bot_game_seats(bot=bot), botlog.GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    context = botlog.bot_log(bot=bot, seats=page.object_list)
+    return render(request, "live/bot_log.html", {**context, "page": page})

@@ -209,3 +209,77 @@ def test_two_external_bots_play_each_other_on_the_clock_through_the_client(asgi_
     assert {s.user.username for s in live.seats.all()} == {"First", "Second"}
     assert all(s.remaining_ms < live.initial_ms + 10**9 for s in live.seats.all())  # a clock ran for both
     assert challenging.errors == [] and answering.errors == []
+
+
+def test_the_owner_reads_a_bots_games_errors_and_record_and_nobody_else_does(asgi_server, ada, alice, client):
+    """Errors answered to a bot's frames are kept for its owner, with its games and its
+    record against each opponent; the bot is online while its events socket is open."""
+    from accounts.models import BotAccount, BotError
+    from accounts.selectors import bot_is_online
+
+    bot, secret = make_bot(ada)
+    make_deck(bot.user, "tempofront")
+    deck = make_deck(alice, "tempofront")
+    assert not bot_is_online(bot)
+    with bot_socket(asgi_server, "/ws/notify/", secret) as notify:
+        assert receive(notify)["type"] == "notify.matches"
+        assert bot_is_online(BotAccount.objects.get(pk=bot.pk))
+        challenge = challenges.live_challenge(challenger=alice, challenged_username="Sparky",
+                                              deck_version=deck.latest_version)
+        notice = receive(notify)
+        assert notice["type"] == "notify.challenge" and notice["challenge"]["id"] == challenge.pk
+        assert notice["challenge"]["challenger"] == "alice" and notice["challenge"]["challenger_is_bot"] is False
+    wait_for(lambda: not bot_is_online(BotAccount.objects.get(pk=bot.pk)), "the bot to be offline")
+    accepted = challenges.live_challenge_answer(
+        challenge_id=challenge.pk, user=bot.user, accept=True,
+        deck_version=bot.user.decks.get().latest_version)
+    with bot_socket(asgi_server, f"/ws/live/{accepted.match_id}/", secret) as socket:
+        receive_view(socket)
+        socket.send(json.dumps({"type": "act", "action": {"kind": "fly"}}))
+        assert receive(socket)["code"] in ("malformed_action", "illegal_action", "not_your_turn")
+        socket.send("not json")
+        assert receive(socket)["code"] == "malformed_json"
+    wait_for(lambda: BotError.objects.filter(bot=bot).count() == 2, "the errors to be kept")
+    assert {e.match_id for e in BotError.objects.all()} == {accepted.match_id}
+    client.force_login(ada)
+    page = client.get(f"/live/bots/{bot.pk}/")
+    text = page.content.decode()
+    assert page.status_code == 200 and "malformed_json" in text and f"#{accepted.match_id}" in text
+    assert "alice" in text and "Offline" in text
+    games = client.get(f"/api/live/bots/{bot.pk}/games/").json()
+    assert games["count"] == 1 and games["results"][0]["errors"] == 2
+    assert games["results"][0]["opponents"] == [{"name": "alice", "is_bot": False}]
+    assert games["results"][0]["result"] == "playing"
+    record = client.get(f"/api/live/bots/{bot.pk}/record/").json()
+    assert record["online"] is False and len(record["errors"]) == 2 and record["head_to_head"] == []
+    # Another player sees none of it; nor does the bot's own token.
+    client.force_login(alice)
+    assert client.get(f"/live/bots/{bot.pk}/").status_code == 404
+    assert client.get(f"/api/live/bots/{bot.pk}/record/").status_code == 404
+    from rest_framework.test import APIClient
+
+    as_bot = APIClient()
+    as_bot.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert as_bot.get(f"/api/live/bots/{bot.pk}/games/").status_code == 404
+
+
+def test_a_bot_that_keeps_failing_is_taken_offline(asgi_server, ada):
+    from accounts.models import BotAccount
+    from accounts.services import FAILURES_OFFLINE
+
+    bot, secret = make_bot(ada)
+    with bot_socket(asgi_server, "/ws/notify/", secret) as notify:
+        receive(notify)
+        frames = []
+        for i in range(FAILURES_OFFLINE):
+            notify.send(json.dumps({"type": "dance"}))
+            frames.append(receive(notify))
+            time.sleep(0.11)  # under the socket's rate: these are failures, not a flood
+        last = receive(notify)
+        assert last["code"] == "offline" and "refused frames in a row" in last["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            notify.recv(timeout=10)
+        assert closed.value.rcvd.code == 4429
+    assert all(f["code"] == "unknown_type" for f in frames)
+    bot = BotAccount.objects.get(pk=bot.pk)
+    assert bot.offline_since is not None and "refused frames in a row" in bot.offline_reason
