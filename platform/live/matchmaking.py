@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from decks.models import DeckVersion
+from accounts.selectors import bots_online
+from decks.models import Deck, DeckVersion
 from ladder import selectors as ladder_selectors
 from live import conf
 from live.creation import SeatSpec, clean_queue_seats, live_create, require_deck_fits, require_own_deck
-from live.models import LiveMatch, LiveQueue, QueueEntry
+from live.models import LiveMatch, LiveQueue, LiveSeat, QueueEntry
 from live.notify import live_notify_seats
 
 
@@ -64,11 +67,44 @@ def live_queue_release() -> int:
     return deleted
 
 
+def live_queue_bots(*, now: datetime | None = None) -> int:
+    """Keep the bots whose owners opted in (``BotAccount.matchmaking``) waiting in the queue
+    while they are online and not playing: each in the two-seat queue of the first of its
+    games it has a deck for, with its newest deck of that game. A bot that went offline
+    leaves the queue. Returns how many bots joined. (Bots are paired with people here,
+    never with each other: :func:`_pair`.)"""
+    now = now or timezone.now()
+    online = {b.user_id: b for b in bots_online(now=now)}
+    QueueEntry.objects.filter(match__isnull=True, user__bot_account__isnull=False).exclude(
+        user_id__in=[uid for uid, b in online.items() if b.matchmaking]).delete()
+    busy = set(QueueEntry.objects.filter(user_id__in=list(online)).filter(
+        Q(match__isnull=True) | Q(match__live__status=LiveMatch.Status.ACTIVE)).values_list("user_id", flat=True))
+    busy |= set(LiveSeat.objects.filter(user_id__in=list(online), live__status=LiveMatch.Status.ACTIVE)
+                .values_list("user_id", flat=True))
+    joined = 0
+    for user_id, bot in online.items():
+        if not bot.matchmaking or user_id in busy:
+            continue
+        decks = {d.game: d for d in Deck.objects.filter(owner_id=user_id, archived=False).order_by("-updated")
+                 if d.game in bot.games}
+        game = next((g for g in bot.games if g in decks), None)
+        version = decks[game].latest_version if game else None
+        if version is None:
+            continue
+        try:
+            live_queue_join(user=bot.user, deck_version=version, seats=2, now=now)
+        except ValidationError:  # a deck the default rules refuse: it waits for a better one
+            continue
+        joined += 1
+    return joined
+
+
 def live_pair_queues(*, now: datetime | None = None) -> list[int]:
-    """Release the entries of finished matches, then pair every queue again (windows
-    widen as players wait); returns new match ids."""
+    """Release the entries of finished matches, queue the bots that opted in, then pair
+    every queue again (windows widen as players wait); returns new match ids."""
     now = now or timezone.now()
     live_queue_release()
+    live_queue_bots(now=now)
     created: list[int] = []
     for queue_id in LiveQueue.objects.filter(entries__match__isnull=True).values_list("pk", flat=True).distinct():
         with transaction.atomic():
@@ -80,7 +116,8 @@ def live_pair_queues(*, now: datetime | None = None) -> list[int]:
 def _pair(queue: LiveQueue, now: datetime) -> list[int]:
     """Match waiting entries of the locked ``queue``, oldest first, in groups of
     ``queue.seats`` whose ratings are all within each other's window."""
-    waiting = list(queue.entries.filter(match__isnull=True).select_related("user", "deck_version__deck"))
+    waiting = list(queue.entries.filter(match__isnull=True)
+                   .select_related("user", "user__bot_account", "deck_version__deck"))
     created: list[int] = []
 
     def window(entry: QueueEntry) -> float:
@@ -97,7 +134,8 @@ def _pair(queue: LiveQueue, now: datetime) -> list[int]:
                     chosen.append(other)
                     if len(chosen) == queue.seats:
                         break
-            if len(chosen) == queue.seats:
+            # Bots wait in the queue for people: a table of bots alone is not made here.
+            if len(chosen) == queue.seats and not all(hasattr(c.user, "bot_account") for c in chosen):
                 group = chosen
                 break
         if group is None:
