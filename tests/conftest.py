@@ -219,6 +219,15 @@ def fresh_channel_layers() -> Iterator[None]:
     channel_layers.backends.clear()
 
 
+@pytest.fixture(autouse=True)
+def fresh_bot_names() -> None:
+    """Each test reads the names of the bots anew (accounts.names keeps them a few seconds
+    per process): a bot of an earlier, rolled-back test must not mark a name in this one."""
+    from accounts.names import forget_bot_usernames
+
+    forget_bot_usernames()
+
+
 @pytest.fixture
 def effects_recorded():
     """Every task and channel-layer message the code under test would send, recorded instead

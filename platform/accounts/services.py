@@ -18,6 +18,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import BotAccount, BotError, BotToken
+from accounts.names import forget_bot_usernames
 from engine import games
 from web import effects
 
@@ -176,7 +177,11 @@ def bot_create(*, owner: AbstractBaseUser, name: str, games: Any, **fields: Any)
             user = user_model(username=name)
             user.set_unusable_password()
             user.save()
-            return BotAccount.objects.create(user=user, owner=owner, **cleaned)
+            bot = BotAccount.objects.create(user=user, owner=owner, **cleaned)
+            # This process marks the new bot's name at once (accounts.names.bot_usernames).
+            forget_bot_usernames()
+            transaction.on_commit(forget_bot_usernames)
+            return bot
     except IntegrityError:
         raise ValidationError({"name": [f"the name '{name}' is taken"]}) from None
 

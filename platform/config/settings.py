@@ -104,6 +104,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {{ name|player }} on every page: a bot's name marked as a bot (docs/bots-api.md).
+            "builtins": ["accounts.templatetags.players"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

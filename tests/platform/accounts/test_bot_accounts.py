@@ -272,3 +272,14 @@ def test_another_players_bot_cannot_be_given_a_token_or_revoked_from_the_site(cl
     assert client.post(f"/accounts/bots/{bot['id']}/tokens/", {"name": "mine"}).status_code == 404
     assert client.post(f"/accounts/bots/{bot['id']}/tokens/{token.pk}/revoke/").status_code == 404
     assert BotToken.objects.count() == 1 and bearer(secret).get(ME).status_code == 200
+
+
+def test_a_bots_name_is_marked_as_a_bot_wherever_the_filter_shows_it(ada):
+    from django.template import Context, Template
+
+    make_bot(ada)
+    page = Template("{% load players %}{{ a|player }} / {{ b|player }} / {{ c|player }}").render(
+        Context({"a": "Sparky", "b": "ada", "c": User.objects.get(username="Sparky")}))
+    assert page.count(">BOT</span>") == 2 and page.split(" / ")[1] == "ada"
+    # Escaped like any name.
+    assert Template("{% load players %}{{ a|player }}").render(Context({"a": "<b>x</b>"})) == "&lt;b&gt;x&lt;/b&gt;"

@@ -61,3 +61,20 @@ def test_a_bot_that_goes_offline_leaves_the_queue(ada, effects_recorded):
     bot_seen(user_id=bot.user_id, online=False, reason="disconnected")
     matchmaking.live_pair_queues()
     assert not QueueEntry.objects.filter(user=bot.user).exists()
+
+
+def test_a_bots_name_is_marked_on_the_live_pages_and_the_deck_lists(ada, client, effects_recorded):
+    """A bot is shown as a bot wherever a name appears: here the live board's players, the
+    lobby's matches being played, and a deck list's owner."""
+    bot = online_bot(ada, "Queuer")
+    matchmaking.live_pair_queues()
+    alice = User.objects.create_user("alice", password="pw-alice-123")
+    entry = matchmaking.live_queue_join(user=alice, deck_version=make_deck(alice, "tempofront").latest_version)
+    board = client.get(f"/live/{entry.match_id}/").content.decode()
+    assert 'Queuer <span class="bot-badge"' in board and "alice <span" not in board
+    lobby = client.get("/live/").content.decode()
+    assert 'Queuer <span class="bot-badge"' in lobby
+    decks = client.get("/decks/?game=tempofront").content.decode()
+    assert 'Queuer <span class="bot-badge"' in decks and 'alice <span class="bot-badge"' not in decks
+    profile = client.get(f"/players/{bot.user.username}/").content.decode()
+    assert ">BOT<" in profile
