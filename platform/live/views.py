@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from accounts.selectors import bots_online
 from decks.models import Deck
 from engine import games
 from engine.bots import bot_specs
@@ -22,6 +23,8 @@ def index(request: HttpRequest) -> HttpResponse:
         "live_now": selectors.live_now(30),
         "finished": selectors.recent_finished(10),
         "bots": bot_specs(),
+        # The bots whose programs are connected now: people challenge them by name.
+        "online_bots": bots_online(),
     }
     if request.user.is_authenticated:
         decks = list(Deck.objects.filter(owner=request.user, archived=False).order_by("game", "name"))

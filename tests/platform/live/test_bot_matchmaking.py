@@ -78,3 +78,20 @@ def test_a_bots_name_is_marked_on_the_live_pages_and_the_deck_lists(ada, client,
     assert 'Queuer <span class="bot-badge"' in decks and 'alice <span class="bot-badge"' not in decks
     profile = client.get(f"/players/{bot.user.username}/").content.decode()
     assert ">BOT<" in profile
+
+
+def test_the_lobby_lists_the_bots_online_and_offers_them_to_the_challenge_form(ada, client):
+    online_bot(ada, "Awake")
+    asleep = bot_create(owner=ada, name="Asleep", games=["tempofront"])
+    shy = online_bot(ada, "Shy")
+    from accounts.services import bot_update
+
+    bot_update(bot=shy, owner=ada, accepts_people=False)
+    client.force_login(User.objects.create_user("alice", password="pw-alice-123"))
+    make_deck(User.objects.get(username="alice"), "tempofront")
+    page = client.get("/live/").content.decode()
+    section = page[page.index("data-online-bots"):page.index('id="now-heading"')]
+    assert "Awake" in section and "Shy" in section and asleep.name not in section
+    assert "takes no challenges from people" in section
+    datalist = page[page.index('<datalist id="online-bots">'):page.index("</datalist>")]
+    assert 'value="Awake"' in datalist and "Shy" not in datalist
