@@ -57,7 +57,8 @@ def live_challenge(*, challenger, challenged_username: str, deck_version: DeckVe
 
 def _require_bot_accepts(target, challenger, game: str) -> None:
     """A bot is challenged only as its owner allows (docs/bots-api.md): in its games, by
-    people or bots as its settings say. A live challenge is unrated."""
+    people or bots as its settings say. A live challenge is rated (the ladder's humans pool
+    rates every live match played out)."""
     bot = bot_of(user=target)
     if bot is None:
         return
@@ -69,8 +70,8 @@ def _require_bot_accepts(target, challenger, game: str) -> None:
             raise ValidationError({"username": [f"the bot {name} does not take challenges from bots"]})
     elif not bot.accepts_people:
         raise ValidationError({"username": [f"the bot {name} does not take challenges from people"]})
-    if not bot.accepts_unrated:
-        raise ValidationError({"username": [f"the bot {name} takes only rated games; a challenge is unrated"]})
+    if not bot.accepts_rated:
+        raise ValidationError({"username": [f"the bot {name} takes only unrated games; a live challenge is rated"]})
 
 
 def live_challenge_answer(*, challenge_id: int, user, accept: bool, deck_version: DeckVersion | None = None,

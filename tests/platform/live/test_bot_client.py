@@ -283,3 +283,11 @@ def test_a_bot_that_keeps_failing_is_taken_offline(asgi_server, ada):
     assert all(f["code"] == "unknown_type" for f in frames)
     bot = BotAccount.objects.get(pk=bot.pk)
     assert bot.offline_since is not None and "refused frames in a row" in bot.offline_reason
+
+
+def test_a_bot_that_takes_only_unrated_games_takes_no_live_challenge(ada, alice):
+    make_bot(ada, accepts_rated=False)
+    deck = make_deck(alice, "tempofront")
+    with pytest.raises(ValidationError, match="a live challenge is rated"):
+        challenges.live_challenge(challenger=alice, challenged_username="Sparky", deck_version=deck.latest_version)
+    assert not LiveChallenge.objects.exists()
