@@ -98,10 +98,22 @@ class BotClient:
     # ------------------------------------------------------------------ running
 
     def stop(self) -> None:
-        self._stop.set()
+        """Stop playing; from the client's own event loop, or from any thread."""
+        loop = getattr(self, "_loop", None)
+        if loop is not None and loop.is_running():
+            try:
+                if asyncio.get_running_loop() is loop:
+                    self._stop.set()
+                    return
+            except RuntimeError:  # no loop in this thread
+                pass
+            loop.call_soon_threadsafe(self._stop.set)
+        else:
+            self._stop.set()
 
     async def run(self) -> None:
         """Connect and play until :meth:`stop` (or ``max_games`` games are over)."""
+        self._loop = asyncio.get_running_loop()
         await self.setup()
         notify = asyncio.create_task(self._notify_loop())
         await self._stop.wait()

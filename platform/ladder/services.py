@@ -13,7 +13,9 @@
 Which matches are rated, and in which pool:
 
 - ``kind == "live"``: the ``humans`` pool; each human-piloted seat (pilot ``human``) is
-  its deck owner's rating; bot seats of a live match are not rated.
+  its deck owner's rating; bot seats of a live match are not rated. A live match that is a
+  ladder match (``Match.ladder``: an external bot's deck on the ladder, played live by the
+  bot's program against a ladder deck's pilot) is rated as a ladder match, in the ``bots`` pool.
 - every other kind (challenge, tournament, ladder): the ``bots`` pool; each seat is its
   deck's rating, whatever version played.
 - A match is rated from ``result["places"]`` (by entry; equal places are ties). A match
@@ -34,7 +36,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max, Min
+from django.db.models import Max, Min, Q
 from django.utils import timezone
 
 from decks.models import Deck
@@ -76,7 +78,12 @@ def is_human(pilot: str) -> bool:
 
 
 def pool_of(match: Match) -> str:
-    return Pool.HUMANS if match.kind == Match.Kind.LIVE else Pool.BOTS
+    return Pool.HUMANS if match.kind == Match.Kind.LIVE and not match.ladder else Pool.BOTS
+
+
+#: The ladder's matches: those its tick made for workers, and those played live by external bots.
+LADDER_MATCHES = Q(kind=Match.Kind.LADDER) | Q(kind=Match.Kind.LIVE, ladder=True)
+IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 @dataclass(frozen=True)
@@ -430,15 +437,30 @@ class Candidate:
 
 def ladder_in_flight() -> int:
     """Ladder matches queued or running."""
-    return Match.objects.filter(kind=Match.Kind.LADDER, status__in=(Match.Status.QUEUED, Match.Status.RUNNING)).count()
+    return Match.objects.filter(LADDER_MATCHES, status__in=IN_FLIGHT).count()
 
 
-def _candidates(busy: set[int]) -> list[Candidate]:
-    decks = list(Deck.objects.filter(ladder=True, archived=False).exclude(pk__in=busy).select_related("owner"))
+def ladder_busy_decks() -> set[int]:
+    """The decks with a ladder match queued or running (played by a worker or live)."""
+    return set(MatchSeat.objects.filter(match__in=Match.objects.filter(LADDER_MATCHES, status__in=IN_FLIGHT))
+               .values_list("deck_version__deck_id", flat=True))
+
+
+def ladder_candidates(busy: set[int], *, external: bool = False) -> list[Candidate]:
+    """The idle ladder decks (not in ``busy``) with their ratings: those piloted by the site's
+    bots, or with ``external`` those of bot accounts, which their own programs play
+    (docs/bots-api.md) and which the worker ladder never pairs."""
+    return _candidates(busy, external=external)
+
+
+def _candidates(busy: set[int], *, external: bool = False) -> list[Candidate]:
+    decks = list(Deck.objects.filter(ladder=True, archived=False, owner__bot_account__isnull=not external)
+                 .exclude(pk__in=busy).select_related("owner"))
     ids = [d.pk for d in decks]
     ratings = {r.deck_id: r for r in Rating.objects.filter(pool=Pool.BOTS, deck_id__in=ids)}
     last = dict(
-        MatchSeat.objects.filter(match__kind=Match.Kind.LADDER, deck_version__deck_id__in=ids)
+        MatchSeat.objects.filter(Q(match__kind=Match.Kind.LADDER) | Q(match__kind=Match.Kind.LIVE, match__ladder=True),
+                                 deck_version__deck_id__in=ids)
         .values("deck_version__deck_id").annotate(last=Max("match_id")).values_list("deck_version__deck_id", "last")
     )
     opponents: dict[int, int] = {}
@@ -502,11 +524,7 @@ def ladder_tick(*, rng: random.Random | None = None) -> TickReport:
         report.in_flight = ladder_in_flight()
         slots = conf.max_in_flight() - report.in_flight
         if slots > 0:
-            busy = set(
-                MatchSeat.objects.filter(match__kind=Match.Kind.LADDER,
-                                         match__status__in=(Match.Status.QUEUED, Match.Status.RUNNING))
-                .values_list("deck_version__deck_id", flat=True)
-            )
+            busy = ladder_busy_decks()
             report.created = _create_matches(ladder_pairs(_candidates(busy), slots), rng, report)
         lock.last_run = timezone.now()
         lock.save(update_fields=["last_run"])

@@ -360,9 +360,10 @@ class NotifyConsumer(AsyncJsonWebsocketConsumer):
         async with effects.layer_gate():
             await self.channel_layer.group_add(self.group, self.channel_name)
         await _join_token_group(self)
-        await self.accept()
         if self.scope.get("bot_token") is not None:
+            # Online before the program sees its socket open: it may be paired at once.
             await _bot_seen(user_id=self.user.pk, online=True)
+        await self.accept()
         await self.send_json({"type": "notify.matches", "matches": await self._waiting()})
 
     @database_sync_to_async

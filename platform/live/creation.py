@@ -57,6 +57,8 @@ class LivePlan:
     increment_ms: int
     spectator_delay: int
     title: str = ""
+    #: A ladder match played live (docs/bots-api.md): rated in the ladder's bots pool.
+    ladder: bool = False
 
 
 def clean_title(title: Any) -> str:
@@ -80,6 +82,7 @@ def live_plan(
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     title: str = "",
+    ladder: bool = False,
 ) -> LivePlan:
     """Check and deal a live match as :func:`live_create` would, writing nothing; raises
     the same ``ValidationError``. ``title`` is what the board and the players' banner call
@@ -140,7 +143,7 @@ def live_plan(
     ]
     return LivePlan(specs=specs, game=game.name, state=state, rows=rows, created_by=created_by,
                     params=clean_params, seed=seed, initial_ms=initial_ms, increment_ms=increment_ms,
-                    spectator_delay=spectator_delay, title=title)
+                    spectator_delay=spectator_delay, title=title, ladder=ladder)
 
 
 def live_create(
@@ -153,6 +156,7 @@ def live_create(
     seed: int | None = None,
     params: dict[str, Any] | None = None,
     title: str = "",
+    ladder: bool = False,
 ) -> LiveMatch:
     """Create a live match (a ``Match`` of kind ``live`` and its :class:`LiveMatch`),
     called ``title`` on its board and in its players' banner (:func:`clean_title`; empty:
@@ -165,7 +169,7 @@ def live_create(
     """
     return live_create_many([live_plan(seats=seats, created_by=created_by, initial_ms=initial_ms,
                                        increment_ms=increment_ms, spectator_delay=spectator_delay, seed=seed,
-                                       params=params, title=title)])[0]
+                                       params=params, title=title, ladder=ladder)])[0]
 
 
 def live_create_many(plans: Sequence[LivePlan]) -> list[LiveMatch]:
@@ -182,7 +186,7 @@ def live_create_many(plans: Sequence[LivePlan]) -> list[LiveMatch]:
         matches = match_services.match_create_live_many([
             match_services.LiveMatchSpec(created_by=plan.created_by, deck_versions=[s.deck_version for s in plan.specs],
                                          pilots=[s.bot or HUMAN for s in plan.specs], params=plan.params,
-                                         seed=plan.seed)
+                                         seed=plan.seed, ladder=plan.ladder)
             for plan in plans])
         lives = [LiveMatch(match=match, game=plan.game, initial_ms=plan.initial_ms, increment_ms=plan.increment_ms,
                            spectator_delay=plan.spectator_delay, next_deadline=next_deadline(plan.rows),

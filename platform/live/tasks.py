@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from live import challenges, endings, matchmaking, moves
+from live import challenges, endings, ladder, matchmaking, moves
 
 
 @shared_task(name="live.bot_act")
@@ -40,4 +40,5 @@ def tick() -> dict:
         "paired": matchmaking.live_pair_queues(),
         "expired_challenges": challenges.live_expire_challenges(),
         "bot_moves_resent": moves.live_resend_bot_moves(),
+        "ladder_bots": ladder.live_ladder_bots(),
     }

@@ -70,6 +70,9 @@ class Match(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker started the match")
     progress = models.PositiveSmallIntegerField(default=0, help_text="Games finished")
     winner_seat = models.SmallIntegerField(null=True, blank=True, help_text="The winning entry; null for a draw")
+    ladder = models.BooleanField(
+        default=False, help_text="A ladder match played live: an external bot's deck against a ladder deck (rated in "
+                                 "the bots pool like a ladder match)")
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
 

@@ -193,6 +193,8 @@ class LiveMatchSpec:
     pilots: Sequence[str]
     params: Mapping[str, Any] | None = None
     seed: int | None = None
+    #: A ladder match played live (an external bot's deck on the ladder, docs/bots-api.md).
+    ladder: bool = False
 
 
 def match_create_live(
@@ -228,6 +230,7 @@ def match_create_live_many(specs: Sequence[LiveMatchSpec]) -> list[Match]:
         salt = fairness.new_salt()
         match = Match(
             game=game_name, kind=Match.Kind.LIVE, status=Match.Status.RUNNING, best_of=1, seed=seed,
+            ladder=spec.ladder,
             params=clean_params, created_by=spec.created_by, started=timezone.now(), lease_owner=LIVE_LEASE_OWNER,
             lease_expires=None, seed_salt=salt, seed_commitment=fairness.seed_commitment(seed=seed, salt=salt),
         )

@@ -79,7 +79,11 @@ class ClientThread:
         self.thread.start()
         return self.client
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is not None:  # the test failed inside: stop the client and report the failure
+            self.client.stop()
+            self.thread.join(timeout=30)
+            return
         self.thread.join(timeout=30)
         assert not self.thread.is_alive(), "the client did not stop"
         assert self.error is None, self.error
@@ -271,7 +275,7 @@ def test_a_bot_that_keeps_failing_is_taken_offline(asgi_server, ada):
     with bot_socket(asgi_server, "/ws/notify/", secret) as notify:
         receive(notify)
         frames = []
-        for i in range(FAILURES_OFFLINE):
+        for _ in range(FAILURES_OFFLINE):
             notify.send(json.dumps({"type": "dance"}))
             frames.append(receive(notify))
             time.sleep(0.11)  # under the socket's rate: these are failures, not a flood
@@ -291,3 +295,38 @@ def test_a_bot_that_takes_only_unrated_games_takes_no_live_challenge(ada, alice)
     with pytest.raises(ValidationError, match="a live challenge is rated"):
         challenges.live_challenge(challenger=alice, challenged_username="Sparky", deck_version=deck.latest_version)
     assert not LiveChallenge.objects.exists()
+
+
+def test_an_online_bots_ladder_deck_plays_a_ladder_deck_live_and_the_result_is_rated(
+        asgi_server, celery_worker_process, ada):
+    """The bot ladder with an external bot: its ladder deck is paired with a ladder deck of
+    the site's pilots while it is online, the program plays its seat over its socket, the
+    other seat is played by that deck's pilot on the worker, and both decks are rated in
+    the bots pool, as any ladder match. Offline, it is skipped."""
+    from ladder.models import Pool, RatingChange
+    from live.ladder import live_ladder_bots
+    from matches.models import Match
+
+    bot, secret = make_bot(ada)
+    mine = make_deck(bot.user, "tempofront", index=0)
+    mine.ladder = True
+    mine.save(update_fields=["ladder"])
+    house = make_deck(User.objects.create_user("house", password="pw-house-12345"), "tempofront", index=1,
+                      pilot="random")
+    house.ladder = True
+    house.save(update_fields=["ladder"])
+    assert live_ladder_bots() == []  # offline: skipped, nothing made, nothing forfeited
+    client = BotClient(url=asgi_server.origin, token=secret, choose=tempofront_choose, max_games=1)
+    with ClientThread(client):
+        assert client.online.wait(TIMEOUT)
+        (match_id,) = live_ladder_bots()
+        assert live_ladder_bots() == []  # both decks busy now
+        wait_for(lambda: match_id in client.finished, "the ladder match to end", timeout=240)
+    match = Match.objects.get(pk=match_id)
+    assert match.ladder and match.kind == "live" and match.status == "done"
+    live = LiveMatch.objects.get(match_id=match_id)
+    assert verify_replay(Replay.from_json(live.replay)) == []
+    changes = RatingChange.objects.filter(match_id=match_id)
+    assert {c.rating.deck_id for c in changes} == {mine.pk, house.pk}
+    assert {c.rating.pool for c in changes} == {Pool.BOTS}
+    assert client.errors == []
