@@ -6,6 +6,7 @@ views, which read the parser settings that name config/api.py.
 
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as DrfSpectacularAutoSchema
 
 from config.api import ErrorSerializer
@@ -54,3 +55,15 @@ class AutoSchema(DrfSpectacularAutoSchema):
         if unsafe and throttles:
             statuses.append(("429", "Too many requests; retry after the seconds in Retry-After"))
         return statuses
+
+
+class BotTokenScheme(OpenApiAuthenticationExtension):
+    """The schema's name for a bot's token (``Authorization: Bearer bot_...``,
+    docs/bots-api.md), so that every operation lists it beside the player's token."""
+
+    target_class = "accounts.authentication.BotTokenAuthentication"
+    name = "botToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "bearerFormat": "bot_...",
+                "description": "A bot's token: acts as the bot's own account (docs/bots-api.md)"}

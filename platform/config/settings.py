@@ -275,9 +275,10 @@ REST_FRAMEWORK = {
     # Adds the error statuses each operation can answer (config/schema.py).
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # The first one names the scheme a 401 invites (WWW-Authenticate: Token).
+        "rest_framework.authentication.TokenAuthentication",
         # A bot's token (Authorization: Bearer bot_...) acts as the bot alone (docs/bots-api.md).
         "accounts.authentication.BotTokenAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -342,6 +343,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TournamentStateEnum": "tournaments.models.Tournament.State",
         "LiveQueueStateEnum": ["idle", "waiting", "matched"],
+        "MatchStatusEnum": "matches.models.Match.Status",
     },
 }
 

@@ -23,7 +23,7 @@ from accounts.models import BotToken
 from accounts.services import bot_create, bot_token_create, bot_token_revoke, bot_update
 from botclient import BotClient
 from botclient.examples.tempofront import choose as tempofront_choose
-from engine.core import Replay, Rng, verify_replay
+from engine.core import Replay, Rng, replay_states, verify_replay
 from live import challenges
 from live.models import LiveChallenge, LiveMatch
 
@@ -121,10 +121,19 @@ def test_the_reference_client_accepts_a_persons_challenge_and_plays_it_to_the_en
     live.refresh_from_db()
     assert live.status == "done" and verify_replay(Replay.from_json(live.replay)) == []
     assert client.errors == [] and seen, client.errors
-    # What the bot was sent is its seat's view and nothing more: its own seat, and never the
-    # match's seed while it was being played.
+    # What the bot was sent is its seat's view and nothing more: its own seat, never the
+    # match's seed while it was being played, and at every position exactly the engine's
+    # view for seat 1 (so no card of alice's hand, no deck order).
     assert {frame["seat"] for frame in seen} == {1}
     assert all("seed" not in json.dumps(frame) for frame in seen)
+    replay = Replay.from_json(live.replay)
+    views = {index + 1: json.loads(json.dumps(state.view(1))) for index, state, _ in replay_states(replay)
+             if index + 1 in {frame["index"] for frame in seen}}
+    assert all(frame["view"] == views[frame["index"]] for frame in seen)
+    alice_cards = {card["name"] for _, state, _ in replay_states(replay) for card in state.view(0).get("hand", [])}
+    only_alice = alice_cards - set(bot_deck.latest_version.to_engine().counts())
+    seen_by_bot = {card["name"] for frame in seen for card in frame["view"].get("hand", [])}
+    assert only_alice and seen_by_bot and not (only_alice & seen_by_bot)
 
 
 def test_a_bot_is_challenged_only_as_its_owner_allows(ada, alice):
