@@ -104,7 +104,7 @@ def _record_slice(match_ids: list[int], queue) -> None:
     db.connections.close_all()
     from matches import services
 
-    services.match_broadcast = lambda *, match_id: None  # not part of recording a result
+    services.match_update = lambda *, match_id: None  # no broadcast: not part of recording a result
     # The ladder's part (the match_finished receiver) timed on its own, to tell it apart.
     from ladder import services as ladder_services
 
@@ -203,7 +203,7 @@ def bench_profile(results: int, decks_count: int = 200) -> dict:
 
     from matches import services
 
-    services.match_broadcast = lambda *, match_id: None  # as in record
+    services.match_update = lambda *, match_id: None  # no broadcast, as in record
     with CaptureQueriesContext(connection) as captured:
         services.match_complete(match_id=ids[0], worker="bench")
     profile = cProfile.Profile()

@@ -8,18 +8,25 @@
    10,000 players).
 3. Live bot latency: bench/live_bot_latency.py on the embedded stack (a live bot's wait for
    its move while the match worker is busy).
-4. With ``--strength`` only (hours on two cores): the bots' strength pairings and decision
+4. Metagame pages: bench/meta.py (100,000 recorded matches in a ``meta_bench`` database of
+   DATABASE_URL's PostgreSQL server, dropped and recreated; the tick over all of them, then
+   page latency); without a PostgreSQL DATABASE_URL the section says so.
+5. With ``--strength`` only (hours on two cores): the bots' strength pairings and decision
    speed (``engine.bots.bench``).
-5. With ``--live-tournament`` only (about 8 minutes; needs ``DATABASE_URL`` and ``REDIS_URL``):
+6. With ``--live-tournament`` only (about 8 minutes; needs ``DATABASE_URL`` and ``REDIS_URL``):
    a 256-person live Swiss of scripted players (bench/live_tournament.py), how long after
    each round starts every player has their board.
+7. With ``--lab`` only (about a minute; needs ``REDIS_URL`` and a PostgreSQL ``DATABASE_URL``,
+   whose server gets a ``lab_bench`` database, dropped and recreated): bench/lab.py, a deck
+   lab of 1,000 random-pilot matches on one and on two lab workers beside the engine's
+   own time for the same games.
 
 Each run rewrites only the sections it measured, each with the machine and the date; the
 other sections of RESULTS.md (measured by hand with the commands they name) stay as they
 are. ``make bench`` stays well under 15 minutes; ``make bench BENCH_ARGS=--strength`` is
 the long run, ``make bench BENCH_ARGS=--live-tournament`` adds the live Swiss.
 
-Usage: ``python bench/run.py [--games N] [--strength [--bot-games N]] [--live-tournament]``.
+Usage: ``python bench/run.py [--games N] [--strength [--bot-games N]] [--live-tournament] [--lab]``.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -100,6 +108,39 @@ def pairing_section() -> str:
         error = (completed.stderr or completed.stdout).strip().splitlines()[-1:]
         return f"## Tournament pairing\n\n`python bench/pairing.py` failed: {' '.join(error)}\n"
     return completed.stdout
+
+
+def machine_info() -> dict:
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "system": f"{platform.system()} {platform.release()}",
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def meta_section(machine: dict) -> tuple[str, str]:
+    """The metagame pages over 100,000 matches on PostgreSQL (bench/meta.py), in a database
+    ``meta_bench`` beside DATABASE_URL's (dropped and recreated): (heading, section)."""
+    spec = importlib.util.spec_from_file_location("meta_bench", ROOT / "bench" / "meta.py")
+    meta_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(meta_bench)
+    args = [sys.executable, "bench/meta.py", "--matches", "100000"]
+    shown = "DATABASE_URL=postgres://.../meta_bench python " + shlex.join(args[1:])
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        return meta_bench.SECTION, meta_bench.markdown(None, machine_line(machine), shown, "needs DATABASE_URL "
+                                                       "(PostgreSQL)")
+    env = dict(os.environ, DATABASE_URL=url.rsplit("/", 1)[0] + "/meta_bench")
+    completed = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=env)
+    try:
+        result = json.loads(completed.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        error = (completed.stderr or completed.stdout).strip().splitlines()[-1:]
+        return meta_bench.SECTION, meta_bench.markdown(None, machine_line(machine), shown,
+                                                       f"failed: {' '.join(error)}")
+    return meta_bench.SECTION, meta_bench.markdown(result, machine_line(machine), shown)
 
 
 def machine_line(machine: dict) -> str:
@@ -297,6 +338,22 @@ def merge(existing: str, measured: dict[str, str]) -> str:
     return "".join(out).rstrip("\n") + "\n"
 
 
+def lab_section() -> str | None:
+    """bench/lab.py's "Deck lab" section, on a ``lab_bench`` database of DATABASE_URL's
+    server; None (said why) without PostgreSQL and Redis or when it fails."""
+    url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not url.startswith("postgres") or not redis_url:
+        print("  deck lab: needs a PostgreSQL DATABASE_URL and REDIS_URL; skipped")
+        return None
+    env = dict(os.environ, DATABASE_URL=url.rsplit("/", 1)[0] + "/lab_bench")
+    done = subprocess.run([sys.executable, "bench/lab.py", "--matches", "1000", "--workers", "1,2"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0 or "## Deck lab" not in done.stdout:
+        print(f"  deck lab failed: {(done.stderr or done.stdout)[-2000:]}")
+        return None
+    return done.stdout[done.stdout.index("## Deck lab"):]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per engine speed figure (default 200)")
@@ -308,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-live", action="store_true", help="leave out the live bot latency run")
     parser.add_argument("--live-tournament", action="store_true",
                         help="also run a 256-person live Swiss of scripted players (needs DATABASE_URL and REDIS_URL)")
+    parser.add_argument("--lab", action="store_true",
+                        help="also time a deck lab of 1,000 matches on 1 and 2 lab workers (DATABASE_URL, REDIS_URL)")
     args = parser.parse_args(argv)
 
     machine = {
@@ -339,9 +398,17 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_live:
         print("live bot latency: bench/live_bot_latency.py ...", flush=True)
         measured["Live bot latency (make bench)"] = live_latency_section(machine)
+    print("metagame pages: bench/meta.py (100,000 matches on PostgreSQL) ...", flush=True)
+    heading, section = meta_section(machine)
+    measured[heading] = section
     if args.live_tournament:
         print("live Swiss of people: bench/live_tournament.py ...", flush=True)
         measured[LIVE_TOURNAMENT] = live_tournament_section(machine)
+    if args.lab:
+        print("deck lab: bench/lab.py ...", flush=True)
+        section = lab_section()
+        if section:
+            measured["Deck lab"] = section
     existing = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
     RESULTS.write_text(merge(existing, measured), encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}")

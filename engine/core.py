@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from engine import tiebreaks
+
 JSON = Any
 
 # --------------------------------------------------------------------------- errors
@@ -632,9 +634,12 @@ class Game:
       when a seat runs out of time;
     - decks: ``commander_label``, :meth:`card_names`, :meth:`validate_deck`;
     - ties: :meth:`defer_ties` and :meth:`break_ties` (a tie broken outside the match, by
-      a worker task), :meth:`twos_numbers` (what Match the Twos compares between
-      decklists when a tournament tie matters);
+      a worker task), :meth:`twos_numbers` and ``twos_label`` (what Match the Twos
+      compares between decklists when a tournament tie matters, and its name in a log);
     - a match stopped before its end: :meth:`adjudicate`;
+    - hidden actions and decisions: :meth:`observed_action` (what the other seats and a
+      spectator see of an action) and :meth:`decision_steps` (a decision a seat builds
+      in several actions, offered to a person all at once);
     - standings: :meth:`standings_scores` and ``standings_score_label`` (a per-seat score
       that an event adds up and ranks by after the other tiebreakers);
     - the deck lab: :meth:`card_usage` (per seat, the cards drawn and played in a
@@ -658,6 +663,8 @@ class Game:
     art_dots: str = "cost"
     #: What the standings call :meth:`standings_scores`' total; None: the game has none.
     standings_score_label: str | None = None
+    #: What a log calls the number :meth:`twos_numbers` gives ("a match at <label> 3").
+    twos_label: str = "number"
 
     def plays_on_without(self, seats: int) -> bool:
         """Whether a match of ``seats`` goes on when one seat runs out of time (its
@@ -685,10 +692,29 @@ class Game:
 
     def match_the_twos(self, card_lists: Mapping[int, Sequence[str]], rng: Rng) -> dict[str, JSON]:
         """Match the Twos between ``card_lists`` (id -> card names), comparing
-        :meth:`twos_numbers`; the record of ``engine.conquest.tiebreak.match_the_twos``."""
-        from engine.conquest.tiebreak import match_the_twos  # cycle: engine.conquest.tiebreak imports engine.core
+        :meth:`twos_numbers`; the record of :func:`engine.tiebreaks.match_the_twos`."""
+        return tiebreaks.match_the_twos(card_lists, rng, printed=self.twos_numbers())
 
-        return match_the_twos(card_lists, rng, printed=self.twos_numbers())
+    def observed_action(self, actor: int, action: Action) -> Action | tuple[JSON, ...]:
+        """What every seat but ``actor``, and every spectator, see of ``actor`` taking
+        ``action`` (OpenSpiel's observer, for actions): the action itself when it is public,
+        else a tuple of JSON values that says only what shows (a face-down pick: its kind).
+        The actor always sees its own action whole. Replays shown while a match runs and
+        the search bot's tree both key on it.
+
+        Default: a game without hidden information shows every action; a game with hidden
+        information that does not say shows only each action's kind, never its content."""
+        if not self.hidden_information:
+            return action
+        return (action.kind,)
+
+    def decision_steps(self, state: State, seat: int) -> dict[str, JSON] | None:
+        """The choices of a decision ``seat`` makes in several actions in a row, offered to
+        a person at once (the live board's chooser), as the game lays them out; None when
+        its next decision is one action of ``state.legal_actions(seat)``. ``state`` is not
+        changed; the answer tells of the seat's own hand, so it belongs in that seat's view
+        only. Default: every decision is one action."""
+        return None
 
     def adjudicate(self, state: State) -> tuple[int, ...] | None:
         """Places by the rules' own end condition for a match stopped before its end (a

@@ -416,7 +416,7 @@ def celery_worker_session(django_db_setup) -> Iterator[CeleryWorker]:
     service = start_process(
         "celery-worker",
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--hostname", hostname,
-         "--queues", "live,periodic,tournaments,matches,ladder,default", "--loglevel", "info",
+         "--queues", "live,periodic,tournaments,matches,ladder,default,lab", "--loglevel", "info",
          "--without-mingle", "--without-gossip"],
         subprocess_env(),
         Path(settings.TEST_RUN_DIR),

@@ -1,14 +1,17 @@
 """Demo data of the tournaments app, loaded by ``manage.py load_demo`` (after the decks and
 matches apps): so that a newcomer sees standings, a bracket and replays at once.
 
-- "Demo Winter Swiss": a finished TempoFront Swiss of 8 players, 3 rounds, with a top 4
-  cut and a third-place match;
-- "Demo Conquest Pod Night": a finished Conquest pod event of 8 players in pods of 4;
-- "Demo Friday Swiss": an open TempoFront Swiss with 6 entries that starts 5 minutes after
-  the demo was loaded (beat's tick starts it; the worker plays it);
-- "Demo Live Mixed": an open live TempoFront Swiss of people and bots (bots up to
+- "Demo Winter Swiss": a finished Swiss of 8 players, 3 rounds, with a top 4 cut and a
+  third-place match;
+- "Demo <title> Pod Night": a finished pod event of 8 players in pods of 4, of the first
+  game that seats four;
+- "Demo Friday Swiss": an open Swiss with 6 entries that starts 5 minutes after the demo
+  was loaded (beat's tick starts it; the worker plays it);
+- "Demo Live Mixed": an open live Swiss of people and bots (bots up to
   ``greedy``) starting 20 minutes after the demo was loaded, with three demo bot entries
   already in: a newcomer enters, checks in and plays the rounds live on the board.
+
+The Swiss events play the first game of the registry (``engine.games``) that two can play.
 
 The finished events are played here, synchronously, by random bots (they take seconds),
 with fixed tournament seeds. Entrants are demo players (``demo-<name>``, no usable
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
 from decks.models import Deck
@@ -36,9 +40,27 @@ from web.demo import DEMO_USERNAME
 
 PLAYERS = ("ana", "bo", "cyd", "dee", "eli", "fay", "gus", "hal")
 SWISS = "Demo Winter Swiss"
-PODS = "Demo Conquest Pod Night"
 OPEN = "Demo Friday Swiss"
 LIVE = "Demo Live Mixed"
+
+
+def _two_player_game() -> str:
+    """The game of the demo's Swiss events: the first registered game two can play."""
+    return next(name for name in games if games[name].min_seats <= 2 <= games[name].max_seats)
+
+
+def _pod_game() -> str | None:
+    """The game of the demo's pod event: the first registered game four can play, or None."""
+    return next((name for name in games if games[name].min_seats <= 4 <= games[name].max_seats), None)
+
+
+def _pods_name() -> str:
+    game = _pod_game()
+    return f"Demo {games[game].title} Pod Night" if game is not None else ""
+
+
+#: The pod event's name ("Demo <title> Pod Night"), empty when no game seats four.
+PODS = _pods_name()
 
 
 def _player(name: str):
@@ -78,8 +100,6 @@ def _entrants(tournament: Tournament, count: int, *, names=PLAYERS, upcoming: bo
 def _play(tournament: Tournament, log: Callable[[str], None]) -> None:
     """Play the event to its end in this process: each queued match by the match task
     itself, run eagerly, then the event advanced."""
-    from django.db.models import Q
-
     for _ in range(200):
         tournament.refresh_from_db()
         if tournament.state != Tournament.State.RUNNING:
@@ -89,7 +109,8 @@ def _play(tournament: Tournament, log: Callable[[str], None]) -> None:
                       .values_list("pk", flat=True))
         for match_id in queued:
             run_match.apply(args=[match_id])
-        # A tied Conquest game waits for its Match the Twos task: run it here too.
+        # A game whose ties are broken after it (Game.defer_ties) waits for its Match the
+        # Twos task: run it here too.
         for game_id in MatchGame.objects.filter(match__tournament_pairings__round__tournament=tournament,
                                                 tiebreak=MatchGame.Tiebreak.PENDING).values_list("pk", flat=True):
             run_match_tiebreak.apply(args=[game_id])
@@ -108,13 +129,17 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
         log(f"no '{DEMO_USERNAME}' user: no demo tournaments")
         return
     now = timezone.now()
-    finished = (
-        (SWISS, {"game": "tempofront", "format": "swiss_cut", "rounds": 3, "top_cut": 4, "third_place": True,
+    two, four = _two_player_game(), _pod_game()
+    finished = [
+        (SWISS, {"game": two, "format": "swiss_cut", "rounds": 3, "top_cut": 4, "third_place": True,
                  "description": "Eight decks, three Swiss rounds, then a top 4 cut with a third-place match."},
          2026_12),
-        (PODS, {"game": "conquest", "format": "conquest_pods", "players_per_game": 4, "rounds": 2,
-                "description": "Four-player Conquest pods: 3/2/1/0 points by place, two rounds."}, 2026_13),
-    )
+    ]
+    if four is not None:
+        finished.append(
+            (PODS, {"game": four, "format": "conquest_pods", "players_per_game": 4, "rounds": 2,
+                    "description": f"Four-player {games[four].title} pods: 3/2/1/0 points by place, two rounds."},
+             2026_13))
     for name, settings, seed in finished:
         if Tournament.objects.filter(name=name, organiser=organiser).exists():
             log(f"'{name}' already exists")
@@ -125,23 +150,23 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
         _entrants(event, len(PLAYERS))
         tournament_start(tournament_id=event.pk, now=now)
         _play(event, log)
-    _open_live_event(organiser, now, log)
+    _open_live_event(organiser, now, log, game=two)
     if Tournament.objects.filter(name=OPEN, organiser=organiser, state=Tournament.State.OPEN).exists():
         log(f"'{OPEN}' is already open")
         return
-    event = tournament_create(organiser=organiser, name=OPEN, game="tempofront", format="swiss", best_of=3,
+    event = tournament_create(organiser=organiser, name=OPEN, game=two, format="swiss", best_of=3,
                               starts_at=now + timedelta(minutes=5), entry_limit=16,
                               description="Starts five minutes after the demo loads: enter a deck and watch it run.")
     _entrants(event, 6, upcoming=True)
     log(f"'{OPEN}' is open with 6 entries and starts at {event.starts_at:%H:%M} UTC")
 
 
-def _open_live_event(organiser, now, log: Callable[[str], None]) -> None:
+def _open_live_event(organiser, now, log: Callable[[str], None], *, game: str) -> None:
     if Tournament.objects.filter(name=LIVE, organiser=organiser, state=Tournament.State.OPEN).exists():
         log(f"'{LIVE}' is already open")
         return
     event = tournament_create(
-        organiser=organiser, name=LIVE, game="tempofront", format="swiss", best_of=1, rounds=2,
+        organiser=organiser, name=LIVE, game=game, format="swiss", best_of=1, rounds=2,
         starts_at=now + timedelta(minutes=20), entry_limit=16, entrants=Tournament.Entrants.MIXED, bot_cap="greedy",
         check_in_minutes=15, clock_initial=300, clock_increment=5, no_show_minutes=3, round_limit_minutes=30,
         description="Played live: enter with your own deck, check in during the 15 minutes before the start, "

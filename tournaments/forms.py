@@ -20,7 +20,8 @@ DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
 #: The settings of live rounds, in the order the form's "Live rounds" fieldset shows them
 #: (``clock_initial`` is asked as minutes and seconds: ``clock_minutes`` + ``clock_seconds``).
 LIVE_FIELDS = ("clock_minutes", "clock_seconds", "clock_increment", "check_in_minutes", "round_start",
-               "round_minutes", "no_show_minutes", "round_limit_minutes", "spectator_delay", "bot_cap", "publish_at")
+               "round_minutes", "no_show_minutes", "round_limit_minutes", "spectator_delay", "bot_cap", "external_bots",
+               "publish_at")
 #: Live settings the service defaults when they are left empty (an edit keeps the current value).
 LIVE_NUMBERS = ("clock_initial", "clock_increment", "check_in_minutes", "no_show_minutes", "round_limit_minutes",
                 "spectator_delay")
@@ -43,7 +44,7 @@ class TournamentForm(forms.ModelForm):
                   "round by round")
     params_text = forms.CharField(
         required=False, label="Rules parameters", widget=forms.Textarea(attrs={"rows": 2}),
-        help_text='JSON, e.g. {"battles": 5} for Conquest; empty for the game\'s defaults')
+        help_text='JSON of the game\'s rules parameters (its rules page lists them); empty for its defaults')
     publish = forms.BooleanField(required=False, initial=True, label="Open for entries now (else a draft)")
 
     clock_minutes = _number("Clock: minutes", "Each player's time for a game: minutes…", low=0, high=120)
@@ -67,6 +68,9 @@ class TournamentForm(forms.ModelForm):
         label="Strongest bot allowed", required=False,
         choices=[("", "Any bot"), *[(name, name) for name in STRENGTH_ORDER]],
         help_text="Mixed events: entries played by their deck's bot pilot may be at most this strong")
+    external_bots = forms.BooleanField(
+        label="Bots run by their owners may enter", required=False,
+        help_text="Mixed events: programs connected with a bot's token (the bot API) play their tables live")
     publish_at = forms.DateTimeField(
         required=False, label="Decklists public from", widget=DATETIME_WIDGET,
         help_text="Empty: at the start. The event's seed is published once it is over and this time has come")
@@ -89,7 +93,7 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].input_formats = DATETIME_FORMATS
         source = self.instance if self.instance.pk else Tournament()
         for name in ("clock_increment", "check_in_minutes", "round_start", "round_minutes", "no_show_minutes",
-                     "round_limit_minutes", "spectator_delay", "bot_cap", "publish_at"):
+                     "round_limit_minutes", "spectator_delay", "bot_cap", "external_bots", "publish_at"):
             self.fields[name].initial = getattr(source, name)
         self.fields["entrants"].initial = source.entrants
         self.fields["clock_minutes"].initial, self.fields["clock_seconds"].initial = divmod(source.clock_initial, 60)
@@ -136,7 +140,7 @@ class TournamentForm(forms.ModelForm):
         for name in ("min_entries", "late_entry_rounds", "top_cut", "players_per_game"):
             if data.get(name) is None:
                 data.pop(name)
-        for name in (*LIVE_NUMBERS, "round_start", "round_minutes", "bot_cap", "publish_at"):
+        for name in (*LIVE_NUMBERS, "round_start", "round_minutes", "bot_cap", "external_bots", "publish_at"):
             data[name] = self.cleaned_data.get(name)
         for name in LIVE_NUMBERS:
             if data[name] is None:
@@ -144,9 +148,11 @@ class TournamentForm(forms.ModelForm):
         data["entrants"] = data["entrants"] or Tournament.Entrants.BOTS
         data["round_start"] = data["round_start"] or Tournament.RoundStart.AT_ONCE
         data["bot_cap"] = data["bot_cap"] or ""
+        data["external_bots"] = bool(data["external_bots"])
         if data["entrants"] != Tournament.Entrants.MIXED:
             # The cap is a mixed event's setting: a hidden leftover must not refuse the form.
             data["bot_cap"] = ""
+            data["external_bots"] = False
         return data
 
 

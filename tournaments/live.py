@@ -33,9 +33,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.selectors import bot_of
 from engine import games as engine_games
 from engine.bots import STRENGTH_ORDER, bot_strength
 from engine.core import seed_from
+from live.creation import SeatSpec, live_create_many, live_plan
+from live.endings import live_adjudicate, live_forfeit, live_link_next
+from live.models import TITLE_MAX, LiveMatch, LiveSeat
+from live.notify import live_notify_many, live_notify_seats
 from matches.models import Match
 from tournaments import conf
 from tournaments.errors import Conflict
@@ -111,6 +116,11 @@ def check_settings(clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
         elif cap not in STRENGTH_ORDER:
             errors["bot_cap"] = [f"bot_cap must be one of {', '.join(STRENGTH_ORDER)}, or empty for any bot, "
                                  f"not {cap!r}"]
+    external = clean.get("external_bots", False)
+    if not isinstance(external, bool):
+        errors["external_bots"] = ["external_bots is true or false"]
+    elif external and entrants != Tournament.Entrants.MIXED:
+        errors["external_bots"] = ["bots run by their owners play live among people: a mixed event's setting"]
     if entrants != Tournament.Entrants.BOTS and clean.get("game") in engine_games:
         seats = clean.get("players_per_game") or 2
         game = engine_games[clean["game"]]
@@ -122,7 +132,16 @@ def check_settings(clean: dict[str, Any], errors: dict[str, list[str]]) -> None:
 def entry_plays(tournament: Tournament, plays: str | None, deck_version) -> str:
     """Who plays an entry of ``deck_version`` in ``tournament``: ``plays`` checked against the
     event (``ValidationError`` naming the problem), or the event's default (a person in a
-    live event, the bot pilot in a bot event)."""
+    live event, the bot pilot in a bot event). A bot run by its owner (docs/bots-api.md)
+    enters only a mixed event that takes them (``Tournament.external_bots``), and its program
+    plays its tables as a person does."""
+    if bot_of(user=deck_version.deck.owner) is not None:
+        if tournament.entrants != Tournament.Entrants.MIXED or not tournament.external_bots:
+            raise ValidationError({"plays": ["this event does not take bots run by their owners: its organiser "
+                                             "allows them in mixed events only"]})
+        if plays not in (None, "", Entry.Plays.PERSON):
+            raise ValidationError({"plays": ["a bot run by its owner plays its tables itself (plays: person)"]})
+        return Entry.Plays.PERSON
     if not tournament.is_live:
         if plays not in (None, "", Entry.Plays.BOT):
             raise ValidationError({"plays": ["this event is played by bot pilots only: enter your deck's bot"]})
@@ -233,8 +252,6 @@ def plan_game(tournament: Tournament, pairing: Pairing, seat_entries: Sequence[i
     """The next live game of ``pairing`` (see :func:`create_game`) checked and dealt, not
     yet written (``live.creation.LivePlan``); ``ValidationError`` when a deck can no
     longer play."""
-    from live.creation import SeatSpec, live_plan
-
     if entries is None:
         entries = {e.pk: e for e in Entry.objects.select_related("player", "deck_version", "deck_version__deck")
                    .filter(pk__in=seat_entries)}
@@ -258,8 +275,6 @@ def game_title(tournament: Tournament, pairing: Pairing) -> str:
     tail = f", round {pairing.round.number}"
     if tournament.best_of > 1:
         tail += f", game {len(pairing.series) + 1}"
-    from live.models import TITLE_MAX
-
     name = " ".join(tournament.name.split())
     if len(name) + len(tail) > TITLE_MAX:
         name = name[:TITLE_MAX - len(tail) - 1].rstrip() + "…"
@@ -271,9 +286,6 @@ def create_games(tournament: Tournament, planned: Sequence[tuple[Pairing, Any]],
     """Write the games of ``planned`` (``(pairing, plan)``, :func:`plan_game`) together
     (``live.creation.live_create_many``: a round's tables in a few statements) and tell
     their players, as :func:`create_game` does; their matches, in order."""
-    from live.creation import live_create_many
-    from live.notify import live_notify_seats
-
     lives = live_create_many([plan for _, plan in planned])
     for live in lives:
         if announce is None:
@@ -286,8 +298,6 @@ def create_games(tournament: Tournament, planned: Sequence[tuple[Pairing, Any]],
 def announce_games(announce: Sequence[tuple[int, str, str | None]]) -> None:
     """Tell the players of a round's new games, all at once on commit (one read of their
     seats; the sends go out together when the caller batches them)."""
-    from live.notify import live_notify_many
-
     live_notify_many(list(announce))
 
 
@@ -341,8 +351,6 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
     nothing more. The round's entries are read once, and the tables it decides are
     written together (one statement), so that closing a round of many tables before the
     next one is paired does not cost a few statements per table."""
-    from live.models import LiveMatch
-
     lives = {lm.match_id: lm for lm in LiveMatch.objects.filter(match_id__in=[p.match_id for p in pairings])}
     absent = _absent_seats(lives.values())
     entries: dict[int, Entry] | None = None
@@ -364,8 +372,6 @@ def sync_pairings(tournament: Tournament, rnd: Round, pairings: Sequence[Pairing
 
 def _absent_seats(lives) -> dict[int, list[int]]:
     """Live match pk -> the seats of people who have not connected yet, in one query."""
-    from live.models import LiveSeat
-
     absent: dict[int, list[int]] = {}
     for live_id, seat in (LiveSeat.objects.filter(live__in=[lm.pk for lm in lives], user__isnull=False,
                                                    connected_at__isnull=True).values_list("live_id", "seat")):
@@ -403,9 +409,6 @@ def settle_due_games(tournament_id: int, now: datetime) -> int:
     out a chunk at a time. Returns how many were decided; a game that is not due, or that
     something else decided meanwhile, is left alone (``sync_pairing`` still decides any
     game left over under the lock)."""
-    from live.endings import live_adjudicate, live_forfeit
-    from live.models import LiveMatch
-
     tournament = (Tournament.objects.filter(pk=tournament_id, state=Tournament.State.RUNNING)
                   .exclude(entrants=Tournament.Entrants.BOTS).first())
     if tournament is None:
@@ -441,9 +444,6 @@ def sync_pairing(tournament: Tournament, rnd: Round, pairing: Pairing, now: date
     ``live`` (the table's live game), ``entries`` (the event's entries by key): when the
     caller has read them. ``decided``: a table decided here is added to it, for the caller
     to write (``series``, ``result``, ``status``), instead of being saved at once."""
-    from live.endings import live_adjudicate, live_forfeit, live_link_next
-    from live.models import LiveMatch
-
     match = pairing.match
     if live is None or live.match_id != match.pk:
         live = LiveMatch.objects.filter(match=match).first()
@@ -504,12 +504,12 @@ def _record_game(pairing: Pairing, live) -> None:
     forfeited = [seat_entries[s] for s in outcome.get("forfeited") or ()]
     detail = outcome.get("detail") or {}
     adjudicated = outcome.get("reason") == "adjudicated" or "adjudicated" in detail
-    scores = engine_games[live.game].standings_scores(outcome) if engine_games[live.game].standings_score_label \
-        else None
-    conquest = [int((scores or [0] * len(seat_entries))[by_entry[e]] or 0) for e in pairing.entries] \
+    engine_game = engine_games[live.game]
+    scores = engine_game.standings_scores(outcome) if engine_game.standings_score_label else None
+    score = [int((scores or [0] * len(seat_entries))[by_entry[e]] or 0) for e in pairing.entries] \
         if scores is not None else None
     pairing.series = [*pairing.series, {"match": live.match_id, "places": places, "forfeit": forfeited,
-                                        "adjudicated": adjudicated, "conquest": conquest}]
+                                        "adjudicated": adjudicated, "score": score}]
 
 
 def _rotate(seat_entries: Sequence[int]) -> list[int]:
@@ -542,10 +542,10 @@ def series_result(pairing: Pairing, *, best_of: int, elimination: bool, past_dea
         if len(firsts) == 1:
             wins[firsts[0]] += 1
     adjudicated = any(game.get("adjudicated") for game in games)
-    conquest = None
-    if any(game.get("conquest") is not None for game in games):
-        conquest = [sum((game.get("conquest") or [0] * n)[i] for game in games) for i in range(n)]
-    result: dict[str, Any] = {"game_wins": wins, "games": len(games), "conquest": conquest}
+    score = None
+    if any(game.get("score") is not None for game in games):
+        score = [sum((game.get("score") or [0] * n)[i] for game in games) for i in range(n)]
+    result: dict[str, Any] = {"game_wins": wins, "games": len(games), "score": score}
     if forfeit:
         result["forfeit"] = forfeit
         present = [i for i, e in enumerate(entries) if e not in forfeit]

@@ -52,7 +52,7 @@ class Tournament(models.Model):
         DOUBLE_ELIM = "double_elim", "Double elimination"
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS_CUT = "swiss_cut", "Swiss with a top cut"
-        CONQUEST_PODS = "conquest_pods", "Conquest pods"
+        PODS = "conquest_pods", "Pods"
 
     class State(models.TextChoices):
         DRAFT = "draft", "Draft"
@@ -93,7 +93,8 @@ class Tournament(models.Model):
     best_of = models.PositiveSmallIntegerField(choices=BEST_OF_CHOICES, default=1)
     top_cut = models.PositiveSmallIntegerField(choices=TOP_CUT_CHOICES, default=0)
     third_place = models.BooleanField(default=False, help_text="Play a third-place match in single elimination")
-    players_per_game = models.PositiveSmallIntegerField(default=2, help_text="Conquest: 2, 3 or 4 per game")
+    players_per_game = models.PositiveSmallIntegerField(default=2,
+                                                        help_text="2; 3 or 4 in pods, for a game that seats them")
     late_entry_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Late entries accepted while rounds 1 to this one are played (0: none after the start)")
     params = models.JSONField(default=dict, blank=True, help_text="Rules parameters passed to every game")
@@ -101,6 +102,9 @@ class Tournament(models.Model):
                                 help_text="Bots only (played on workers), or people playing live (and bots)")
     bot_cap = models.CharField(max_length=40, blank=True,
                                help_text="Mixed events: the strongest bot pilot allowed, e.g. 'greedy' (empty: any)")
+    external_bots = models.BooleanField(
+        default=False, help_text="Mixed events: bots run by their owners (docs/bots-api.md) may enter; their programs "
+                                 "play their tables live")
     check_in_minutes = models.PositiveSmallIntegerField(
         default=10, help_text="Live events: check-in opens this long before the start; 0: no check-in")
     round_start = models.CharField(max_length=10, choices=RoundStart.choices, default=RoundStart.AT_ONCE)
@@ -239,7 +243,7 @@ class Round(models.Model):
 
 
 class Pairing(models.Model):
-    """One table of a round: two entries (or a Conquest pod, or one entry with the bye)
+    """One table of a round: two entries (or a pod of three or four, or one entry with the bye)
     and the match that decides it."""
 
     class Status(models.TextChoices):
@@ -259,7 +263,7 @@ class Pairing(models.Model):
                                 help_text="Earlier matches of this table: drawn and replayed, or failed and re-run")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(null=True, blank=True,
-                              help_text="places, game_wins, games, conquest by entry (in the order of entries)")
+                              help_text="places, game_wins, games, score by entry (in the order of entries)")
     series = models.JSONField(default=list, blank=True,
                               help_text="Live best-of matches: each finished game (match id, places by entry)")
 

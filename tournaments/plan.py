@@ -32,43 +32,43 @@ PairSpec = formats.PairSpec
 
 def bye_result(tournament: Tournament) -> dict[str, Any]:
     """A bye: a match win, 2-0 in games."""
-    return {"places": [1], "game_wins": [2], "games": 2, "conquest": None, "bye": True}
+    return {"places": [1], "game_wins": [2], "games": 2, "score": None, "bye": True}
 
 
 def sit_out_result() -> dict[str, Any]:
     """A round-robin rest: recorded as played, scored as nothing."""
-    return {"places": [1], "game_wins": [0], "games": 0, "conquest": None, "sit_out": True}
+    return {"places": [1], "game_wins": [0], "games": 0, "score": None, "sit_out": True}
 
 
 def walkover_result(entries: Sequence[int], winner: int) -> dict[str, Any]:
     """The opponent dropped: ``winner`` goes through, no games played."""
     return {"places": [1 if e == winner else 2 for e in entries], "game_wins": [0] * len(entries), "games": 0,
-            "conquest": None, "walkover": True}
+            "score": None, "walkover": True}
 
 
 def result_from_match(match, seat_entries: Sequence[int], entries: Sequence[int]) -> dict[str, Any]:
     """A finished match's result by pairing entry (``entries`` order): places (1, 1, 3
     style: equal places share), games won, games played and, for a game with a standings
-    score (``Game.standings_score_label``: Conquest's Conquest), that score over the match
-    (under the key ``conquest``). ``seat_entries[i]`` is the entry that was match entry ``i``."""
+    score (``Game.standings_score_label``), that score over the match (under the key
+    ``score``; None for a game without one). ``seat_entries[i]`` is the entry that was match entry ``i``."""
     result = match.result or {}
     places_by_seat = list(result.get("places") or [])
     wins_by_seat = list(result.get("wins") or [0] * len(seat_entries))
-    conquest_by_seat: list[int] | None = None
+    score_by_seat: list[int] | None = None
     engine_game = engine_games[match.game]
     if engine_game.standings_score_label:
-        conquest_by_seat = [0] * len(seat_entries)
+        score_by_seat = [0] * len(seat_entries)
         for game in match.games.all():
             scores = engine_game.standings_scores(game.outcome) or []
             for engine_seat, entry in enumerate(game.seat_order):
                 if engine_seat < len(scores) and scores[engine_seat] is not None:
-                    conquest_by_seat[entry] += int(scores[engine_seat])
+                    score_by_seat[entry] += int(scores[engine_seat])
     index = {entry_id: i for i, entry_id in enumerate(seat_entries)}
     return {
         "places": [int(places_by_seat[index[e]]) for e in entries],
         "game_wins": [int(wins_by_seat[index[e]]) for e in entries],
         "games": int(result.get("games") or 0),
-        "conquest": [conquest_by_seat[index[e]] for e in entries] if conquest_by_seat is not None else None,
+        "score": [score_by_seat[index[e]] for e in entries] if score_by_seat is not None else None,
     }
 
 
@@ -80,10 +80,10 @@ def to_result(pairing: Pairing, round_number: int) -> formats.Result | None:
     players = tuple(pairing.entries)
     if len(players) == 1:
         return formats.bye_result(round_number, players[0], match_key=pairing.key)
-    conquest = data.get("conquest")
+    score = data.get("score")
     return formats.Result(round=round_number, players=players, places=tuple(data["places"]),
                           game_wins=tuple(data["game_wins"]), games=int(data["games"]),
-                          conquest=tuple(conquest) if conquest is not None else None, match_key=pairing.key)
+                          score=tuple(score) if score is not None else None, match_key=pairing.key)
 
 
 def _done_pairings(tournament: Tournament, stages: Iterable[str]) -> list[tuple[Pairing, int]]:

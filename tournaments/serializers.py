@@ -56,17 +56,25 @@ class TournamentDetailSerializer(TournamentSerializer):
 
     progress = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField(help_text="Revealed once the event is over; null before")
+    score_label = serializers.SerializerMethodField(
+        help_text="What the game calls the standings' `score`; null: the game has none")
 
     class Meta(TournamentSerializer.Meta):
         fields = [*TournamentSerializer.Meta.fields, "description", "registration_opens", "registration_closes",
                   "min_entries", "rounds", "total_rounds", "top_cut", "third_place", "players_per_game",
-                  "late_entry_rounds", "params", "bot_cap", "check_in_minutes", "round_start", "round_minutes",
+                  "late_entry_rounds", "params", "bot_cap", "external_bots", "check_in_minutes", "round_start",
+                  "round_minutes",
                   "clock_initial", "clock_increment", "no_show_minutes", "round_limit_minutes", "spectator_delay",
-                  "publish_at", "cancel_reason", "cut_entries", "started", "finished", "progress", "seed", "created"]
+                  "publish_at", "cancel_reason", "cut_entries", "started", "finished", "progress", "seed", "created",
+                  "score_label"]
 
     @extend_schema_field(serializers.DictField())
     def get_progress(self, tournament: Tournament) -> dict[str, Any]:
         return tournament_progress(tournament=tournament)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_score_label(self, tournament: Tournament) -> str | None:
+        return tournament.engine_game.standings_score_label
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_seed(self, tournament: Tournament) -> int | None:
@@ -108,6 +116,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     params = serializers.DictField(required=False, default=dict)
     entrants = serializers.ChoiceField(choices=Tournament.Entrants.choices, default=Tournament.Entrants.BOTS,
                                        help_text="bots: bot pilots on workers; people or mixed: rounds played live")
+    external_bots = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Mixed events: bots run by their owners may enter and play their tables live (docs/bots-api.md)")
     bot_cap = serializers.CharField(required=False, allow_blank=True, default="",
                                     help_text="Mixed events: the strongest bot allowed (random, greedy, search:fast, "
                                               "search:strong); empty for any")
@@ -207,7 +218,8 @@ class StandingSerializer(serializers.Serializer):
     omw = serializers.FloatField(required=False, help_text="Opponents' match-win % (each floored at 1/3)")
     gwp = serializers.FloatField(required=False, help_text="Game-win %")
     ogw = serializers.FloatField(required=False, help_text="Opponents' game-win %")
-    conquest = serializers.IntegerField(required=False, help_text="Conquest scored over the event")
+    score = serializers.IntegerField(required=False, help_text="The game's standings score over the event "
+                                                           "(named by the event's score_label); 0 without one")
     h2h = serializers.IntegerField(required=False, help_text="Head-to-head score inside a tied group")
     tied_with = serializers.ListField(child=serializers.IntegerField(), required=False)
 

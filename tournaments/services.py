@@ -53,7 +53,8 @@ logger = logging.getLogger(__name__)
 EDITABLE_FIELDS = (
     "game", "name", "description", "starts_at", "registration_opens", "registration_closes", "entry_limit",
     "min_entries", "format", "rounds", "best_of", "top_cut", "third_place", "players_per_game",
-    "late_entry_rounds", "params", "entrants", "bot_cap", "check_in_minutes", "round_start", "round_minutes",
+    "late_entry_rounds", "params", "entrants", "bot_cap", "external_bots", "check_in_minutes", "round_start",
+    "round_minutes",
     "clock_initial", "clock_increment", "no_show_minutes", "round_limit_minutes", "spectator_delay", "publish_at",
 )
 MAX_ADVANCE_STEPS = 64

@@ -1,8 +1,8 @@
 """Match the Twos between registered decklists, for ties that matter in a tournament.
 
-The game says what two revealed cards compare (``Game.twos_numbers``: Conquest a unit's
-printed CQ, TempoFront a card's printed Time cost; docs/tournaments.md, "Tiebreaks") and
-runs the engine's procedure (``Game.match_the_twos``). The random stream is the
+The game says what two revealed cards compare (``Game.twos_numbers``: a number each card
+prints; docs/tournaments.md, "Tiebreaks") and runs the engine's procedure
+(``Game.match_the_twos``, :mod:`engine.tiebreaks`). The random stream is the
 tournament seed's, forked for the tied entries, so the tiebreak can be run again and
 gives the same answer.
 """

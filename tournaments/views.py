@@ -160,6 +160,8 @@ def entrants_badge(tournament: Tournament) -> str:
         return "Live event: people play"
     if tournament.entrants == Tournament.Entrants.MIXED:
         bots = f"bots up to {tournament.bot_cap}" if tournament.bot_cap else "any bot"
+        if tournament.external_bots:
+            bots += "; bots run by their owners welcome"
         return f"Mixed: people and bots ({bots})"
     return ""
 

@@ -35,11 +35,11 @@ sampled hidden cards: it never sees more than the sample holds.
 from __future__ import annotations
 
 from engine.bots.evaluation import play_out
+from engine.conquest import GAME
 from engine.conquest.cards import CardDef
 from engine.conquest.pool import BY_ID, POOL
 from engine.conquest.state import (
     CELESTIAL,
-    EMPTY,
     IS_FRAGMENT,
     IS_LIGHTSPEED,
     IS_UNIT,
@@ -168,16 +168,9 @@ class ConquestEvaluator:
         return play_out(state, self.policy, lambda s: (s.battle, s.skirmish) == mark)
 
     def observed(self, actor: int, action: Action) -> object:
-        """What the other seats see of ``actor`` taking ``action``: a pick shows only whether
-        a face-down unit goes to that Location, never which card; everything else is public.
-
-        (RULINGS C5, amended: the others see even that only when placement locks, at the end
-        of the same placement; the tree keys it on the pick, which changes which of the
-        searcher's own later placement picks share statistics, never what it is shown.)
-        """
-        if action.kind == "place":
-            return ("place", action.params[1][1], action.params[0][1] != EMPTY)
-        return action
+        """What the other seats see of ``actor`` taking ``action``: the game's own answer
+        (``ConquestGame.observed_action``: a pick shows only whether a unit goes there)."""
+        return GAME.observed_action(actor, action)
 
     def policy(self, state: ConquestState, seat: int, legal: list[Action]) -> Action:
         """Keep, hold the Celestial, place the best unit, pass: fast and deterministic."""

@@ -29,6 +29,7 @@ import math
 
 from engine.bots.evaluation import play_out
 from engine.core import Action
+from engine.tempofront import GAME
 from engine.tempofront.state import KEEP, PASS, TempoState
 
 DOMINION = 3.0
@@ -46,8 +47,6 @@ THREAT = 0.3
 CARD = 0.7
 
 _WINDOWS = ("response", "counter", "scout", "mulligan")
-# Actions whose card the other seat does not see.
-_SECRET = ("prepare", "take")
 
 
 class TempoFrontEvaluator:
@@ -60,11 +59,9 @@ class TempoFrontEvaluator:
         return play_out(state, self.policy, lambda s: s.phase in _WINDOWS)
 
     def observed(self, actor: int, action: Action) -> object:
-        """What the other seat sees of ``actor`` taking ``action``: a Prepared card and a
-        Scout's pick go face-down (only the kind of action shows); everything else is public."""
-        if action.kind in _SECRET:
-            return (action.kind,)
-        return action
+        """What the other seat sees of ``actor`` taking ``action``: the game's own answer
+        (``TempoFrontGame.observed_action``)."""
+        return GAME.observed_action(actor, action)
 
     def policy(self, state: TempoState, seat: int, legal: list[Action]) -> Action:
         """Pass in windows, keep opening hands, take the first card scouted."""

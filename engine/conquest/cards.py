@@ -1,6 +1,6 @@
 """Conquest's card pool: TOML data files under ``cards/``, validated on load.
 
-Every file holds ``[[card]]`` tables. The fields (docs/rules/conquest.md, "Card files"):
+Every file holds ``[[card]]`` tables. The fields (engine/conquest/site/rules.md, "Card files"):
 
 - ``name`` (text, unique), ``type`` ("unit", "lightspeed", "fragment", "celestial"),
   optional ``flavor`` (text);

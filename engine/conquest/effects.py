@@ -4,7 +4,7 @@ A card file names effects with parameters (``{ effect = "destroy", target =
 "weakest_enemy_here" }``). This module holds, for each effect, the parameters it takes,
 the function that performs it and the words that describe it; for each *target selector*
 the units it picks; for each *counter* ("for each Fragment in your Upload Zone") what it
-counts. Nothing chooses targets: a selector names them (see docs/rules/conquest.md,
+counts. Nothing chooses targets: a selector names them (see engine/conquest/site/rules.md,
 ruling R-Targets), so abilities resolve without questions to the players.
 
 Effect functions have the signature ``fn(state, ctx, effect, events)``; ``ctx`` says who

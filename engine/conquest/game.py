@@ -6,12 +6,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.conquest.choices import placement_choices
 from engine.conquest.params import SPECS, Params, check_params
 from engine.conquest.pool import BY_NAME, CELESTIALS, POOL
-from engine.conquest.state import ConquestState
+from engine.conquest.state import EMPTY, ConquestState
 from engine.conquest.tiebreak import break_ties
 from engine.conquest.usage import card_usage
 from engine.core import (
+    JSON,
+    Action,
     CardUsage,
     DeckError,
     Decklist,
@@ -39,7 +42,12 @@ class ConquestGame(Game):
     hidden_information = True
     art_hue = 38
     art_dots = "cq"
+    #: What a card's face shows on the site (see TempoFrontGame): no cost, its CQ.
+    card_costs = ()
+    card_stats = (("cq", "Conquest", "CQ"),)
+    card_type_order = ("celestial", "unit", "lightspeed", "fragment")
     standings_score_label = "Conquest"
+    twos_label = "CQ"
 
     def __init__(self) -> None:
         self._starters: dict[str, Decklist] | None = None
@@ -58,6 +66,22 @@ class ConquestGame(Game):
     def twos_numbers(self) -> dict[str, int | None]:
         """A unit's printed CQ (only units print one)."""
         return {card.name: card.cq for card in POOL}
+
+    def observed_action(self, actor: int, action: Action) -> Action | tuple[JSON, ...]:
+        """A pick shows only whether a face-down unit goes to that Location, never which card
+        (``("place", <location>, <a unit or not>)``); everything else is public.
+
+        (RULINGS C5, amended: the others see even that only when placement locks, at the end
+        of the same placement; the search bot's tree keys it on the pick, which changes which
+        of the searcher's own later placement picks share statistics, never what it is shown.)
+        """
+        if action.kind == "place":
+            return ("place", action.get("location"), action.get("card") != EMPTY)
+        return action
+
+    def decision_steps(self, state: ConquestState, seat: int) -> dict[str, Any] | None:
+        """A placement, one Location at a time (:func:`engine.conquest.choices.placement_choices`)."""
+        return placement_choices(state, seat)
 
     def adjudicate(self, state: ConquestState) -> tuple[int, ...]:
         """A match stopped early ranks the seats by their Conquest Pool so far, most first
@@ -160,7 +184,7 @@ class ConquestGame(Game):
     def card_usage_from_events(self, decks: Sequence[Decklist], events: Sequence[Event]) -> list[CardUsage]:
         """Drawn: drawn into the hand (the kept opening draw, draws); played: a unit placed
         at a Location (at the lock, face down) or a Lightspeed card played. See ``usage.py``
-        and docs/rules/conquest.md, "Cards drawn and played"."""
+        and engine/conquest/site/rules.md, "Cards drawn and played"."""
         return card_usage(events, len(decks))
 
     def parse_deck_text(self, text: str, *, name: str = "") -> Decklist:

@@ -5,7 +5,7 @@ Battles." One :class:`Params` object lives in each match state; it is built from
 params checked by :func:`check_params` (the organisers' range, :data:`SPECS`), and card
 effects change it mid-match through :meth:`Params.change`.
 
-Two kinds of bound, documented in docs/rules/conquest.md ("Rules parameters"):
+Two kinds of bound, documented in engine/conquest/site/rules.md ("Rules parameters"):
 
 - :data:`SPECS` holds the range organisers may choose from for a match (tournament and
   challenge parameters use exactly this range);
@@ -59,7 +59,7 @@ CARD_CHANGEABLE = tuple(name for name, spec in SPECS.items() if spec.card_change
 
 #: The engine's safety bound (low, high) for each card-changeable parameter. No card of
 #: the pool can reach it (``reachable_range`` + the pool check in ``engine.conquest.pool``);
-#: the low end is the count's natural floor. Why these numbers: docs/rules/conquest.md.
+#: the low end is the count's natural floor. Why these numbers: engine/conquest/site/rules.md.
 SAFETY: dict[str, tuple[int, int]] = {
     "battles": (1, 50),
     "draw_per_battle": (0, 60),

@@ -14,7 +14,7 @@ itself in :meth:`ConquestState._advance`:
 
 Between them the machine reveals units in Location order (active player first within a
 Location), resolves pending abilities, runs the End of Battle (C9) and scores. Rulings
-where the text and RULINGS.md are silent are in docs/rules/conquest.md ("R-..." labels).
+where the text and RULINGS.md are silent are in engine/conquest/site/rules.md ("R-..." labels).
 """
 
 from __future__ import annotations
@@ -879,7 +879,7 @@ class ConquestState:
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). See docs/rules/conquest.md, "Views"."""
+        """What ``seat`` may see (``None``: a spectator). See engine/conquest/site/rules.md, "Views"."""
         table = self.cq_table()
         players = []
         for s, p in enumerate(self.players):

@@ -1,7 +1,7 @@
 """Which cards each seat drew and played in a finished Conquest match, read from its events.
 
 The definitions, with the rules text they follow, are on the rules page
-(docs/rules/conquest.md, "Cards drawn and played"). In short:
+(engine/conquest/site/rules.md, "Cards drawn and played"). In short:
 
 - **drawn**: a card drawn into the hand: the draw that opens each Battle ("Everyone draws
   7 to open the Battle", C3) and card draws. A hand given back by a mulligan ("shuffle

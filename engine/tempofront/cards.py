@@ -4,7 +4,7 @@ Every card is one ``[[card]]`` table in a TOML file. Its effects are lists of sm
 tables drawn from a fixed vocabulary (:data:`EFFECTS`), each implemented once in
 ``effects.py``. Loading checks every field and raises :class:`engine.core.CardDataError`
 naming the file, the card and the field. The card-file format is described on the
-rules page, docs/rules/tempofront.md.
+rules page, engine/tempofront/site/rules.md.
 """
 
 from __future__ import annotations

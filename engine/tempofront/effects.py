@@ -67,7 +67,7 @@ def silence(state: TempoState, ctx: Ctx, effect: Effect, events: list[Event]) ->
     until = expiry(state, effect.duration)
     for unit in state.targets(ctx, effect.target):
         unit.silence = max(unit.silence, until)
-        # Barrier is a keyword (T8): Silence removes it for good (docs/rules/tempofront.md, R8).
+        # Barrier is a keyword (T8): Silence removes it for good (engine/tempofront/site/rules.md, R8).
         unit.barrier = False
         state.dirty = True
         events.append(Event("status", f"{ctx.name}: {unit.card.name} is Silenced {_until(state, effect.duration)}",
@@ -108,7 +108,7 @@ def draw(state: TempoState, ctx: Ctx, effect: Effect, events: list[Event]) -> No
 def gain_focus(state: TempoState, ctx: Ctx, effect: Effect, events: list[Event]) -> None:
     seat = ctx.seat if effect.who == "self" else 1 - ctx.seat
     player = state.players[seat]
-    # Focus never rises above the Cycle's maximum (docs/rules/tempofront.md, R10).
+    # Focus never rises above the Cycle's maximum (engine/tempofront/site/rules.md, R10).
     player.focus = min(player.max_focus, player.focus + effect.amount)
     events.append(Event("focus", f"{ctx.name}: Seat {seat} has {player.focus} Focus",
                         {"seat": seat, "focus": player.focus}))

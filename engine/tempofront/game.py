@@ -8,13 +8,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.core import CardUsage, DeckError, Decklist, Event, Game, ParamSpec, parse_decklist
+from engine.core import JSON, Action, CardUsage, DeckError, Decklist, Event, Game, ParamSpec, parse_decklist
 from engine.tempofront.cards import BY_NAME, CARDS, LEADER, TYPE_TITLES
 from engine.tempofront.params import SPECS, Params, check_params, default_params, make_params
 from engine.tempofront.state import TempoState
 from engine.tempofront.usage import card_usage
 
 DECK_DIR = Path(__file__).parent / "decks"
+#: Actions whose card the other seat does not see.
+SECRET_ACTIONS = ("prepare", "take")
 
 
 def deck_problems(decklist: Decklist, params: Params | None = None) -> list[str]:
@@ -77,6 +79,23 @@ class TempoFrontGame(Game):
     hidden_information = True
     art_hue = 215
     art_dots = "focus"
+    #: What a card's face shows on the site: its costs in the corner and its stats along the
+    #: bottom, each ``(key in the card JSON, label, short label)``, and the order the card
+    #: types are listed in (pools, decklists).
+    card_costs = (("focus", "Focus", "F"), ("time", "Time", "T"))
+    card_stats = (("power", "Power", "PWR"), ("vitality", "Vitality", "VIT"), ("presence", "Presence", "PRE"),
+                  ("armor", "Armor", "ARM"))
+    card_type_order = ("leader", "entity", "site", "attachment", "tactic", "reaction")
+    #: TempoFront's events rank by match points and the usual tiebreakers only.
+    standings_score_label = None
+    twos_label = "Time cost"
+
+    def observed_action(self, actor: int, action: Action) -> Action | tuple[JSON, ...]:
+        """A Prepared card and a Scout's pick go face-down: only the kind of action shows
+        (``("prepare",)``, ``("take",)``); everything else is public."""
+        if action.kind in SECRET_ACTIONS:
+            return (action.kind,)
+        return action
 
     def twos_numbers(self) -> dict[str, int | None]:
         """TempoFront cards print no CQ: Match the Twos compares their printed Time cost."""
@@ -131,7 +150,7 @@ class TempoFrontGame(Game):
     def card_usage_from_events(self, decks: Sequence[Decklist], events: Sequence[Event]) -> list[CardUsage]:
         """Drawn: entered the hand from the deck (the kept opening hand, draws, a Scout's
         pick); played: declared from hand or Reserve and paid for. See ``usage.py`` and
-        docs/rules/tempofront.md, "Cards drawn and played"."""
+        engine/tempofront/site/rules.md, "Cards drawn and played"."""
         return card_usage(events, len(decks))
 
 

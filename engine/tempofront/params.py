@@ -50,7 +50,7 @@ def _spec(name: str, minimum: int, maximum: int, help: str) -> ParamSpec:
 
 
 #: The one declaration of every parameter: default, the organisers' range and what it means.
-#: Ranges and their reasons: docs/rules/tempofront.md ("Rules parameters"), checked by a test.
+#: Ranges and their reasons: engine/tempofront/site/rules.md ("Rules parameters"), checked by a test.
 SPECS: dict[str, ParamSpec] = {
     spec.name: spec
     for spec in (

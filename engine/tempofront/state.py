@@ -1,7 +1,7 @@
 """The TempoFront state machine: one match in progress.
 
 The rules text (shared/seeds/tempofront-rules.txt), RULINGS.md T1-T17 and the rulings of
-docs/rules/tempofront.md are implemented here; the card effects are in ``effects.py``.
+engine/tempofront/site/rules.md are implemented here; the card effects are in ``effects.py``.
 
 Phases, and who is to act (``to_act()``):
 
@@ -1357,7 +1357,7 @@ class TempoState:
         else:
             both_vanguard = not unit.slot & 1 and not defender.slot & 1
             # Exact rules: Strike and Ranged. Retaliation is not a Strike, so Stun does not
-            # stop it (docs/rules/tempofront.md, R6).
+            # stop it (engine/tempofront/site/rules.md, R6).
             retaliates = both_vanguard or defender.ranged
             power = unit.power
             back = defender.power if retaliates else 0

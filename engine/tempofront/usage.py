@@ -1,7 +1,7 @@
 """Which cards each seat drew and played in a finished TempoFront match, read from its events.
 
 The definitions, with the rules text they follow, are on the rules page
-(docs/rules/tempofront.md, "Cards drawn and played"). In short:
+(engine/tempofront/site/rules.md, "Cards drawn and played"). In short:
 
 - **drawn**: a card that entered its player's hand from the deck: the opening hand kept
   after the mulligans (T1), the Cycle draws (T2), card draws, and the card a Scout puts

@@ -35,18 +35,8 @@ def user_register(*, username: str, password: str) -> AbstractBaseUser:
     """
     user_model = get_user_model()
     errors: dict[str, list[str]] = {}
-    username = (username or "").strip() if isinstance(username, str) else ""
-    if not username:
-        errors["username"] = ["choose a username"]
-    elif len(username) > USERNAME_MAX_LENGTH:
-        errors["username"] = [f"a username has at most {USERNAME_MAX_LENGTH} characters"]
-    else:
-        try:
-            user_model.username_validator(username)
-        except ValidationError as exc:
-            errors["username"] = list(exc.messages)
-        if "username" not in errors and user_model.objects.filter(username__iexact=username).exists():
-            errors["username"] = [f"the username '{username}' is taken"]
+    username = _clean_account_name(username, "username", errors, empty="choose a username",
+                                   what="a username", taken="the username")
     if not isinstance(password, str) or not password:
         errors["password"] = ["choose a password"]
     else:
@@ -62,6 +52,27 @@ def user_register(*, username: str, password: str) -> AbstractBaseUser:
     except IntegrityError:
         # Someone took the name between the check and the insert.
         raise ValidationError({"username": [f"the username '{username}' is taken"]}) from None
+
+
+def _clean_account_name(value: Any, field: str, errors: dict[str, list[str]], *, empty: str, what: str,
+                        taken: str) -> str:
+    """An account's name (a player's or a bot's) stripped; its problem, if any, under
+    ``field`` in ``errors``: empty, too long, characters Django refuses, or taken by any
+    account without regard to case."""
+    user_model = get_user_model()
+    name = value.strip() if isinstance(value, str) else ""
+    if not name:
+        errors[field] = [empty]
+    elif len(name) > USERNAME_MAX_LENGTH:
+        errors[field] = [f"{what} has at most {USERNAME_MAX_LENGTH} characters"]
+    else:
+        try:
+            user_model.username_validator(name)
+        except ValidationError as exc:
+            errors[field] = list(exc.messages)
+        if field not in errors and user_model.objects.filter(username__iexact=name).exists():
+            errors[field] = [f"{taken} '{name}' is taken"]
+    return name
 
 
 def token_for(*, user: AbstractBaseUser) -> str:
@@ -153,18 +164,8 @@ def bot_create(*, owner: AbstractBaseUser, name: str, games: Any, **fields: Any)
         raise ValidationError({sorted(unknown)[0]: ["not a field of a bot"]})
     cleaned = _clean_bot_fields({"games": games, **fields}, errors)
     user_model = get_user_model()
-    name = (name or "").strip() if isinstance(name, str) else ""
-    if not name:
-        errors["name"] = ["choose a name for the bot"]
-    elif len(name) > USERNAME_MAX_LENGTH:
-        errors["name"] = [f"a bot's name has at most {USERNAME_MAX_LENGTH} characters"]
-    else:
-        try:
-            user_model.username_validator(name)
-        except ValidationError as exc:
-            errors["name"] = list(exc.messages)
-        if "name" not in errors and user_model.objects.filter(username__iexact=name).exists():
-            errors["name"] = [f"the name '{name}' is taken"]
+    name = _clean_account_name(name, "name", errors, empty="choose a name for the bot", what="a bot's name",
+                               taken="the name")
     if errors:
         raise ValidationError(errors)
     try:

@@ -101,7 +101,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     ``DataError``) a 400; anything unexpected is left to Django (a 500).
     """
     if isinstance(exc, AppError):
-        from rest_framework.views import set_rollback
+        from rest_framework.views import set_rollback  # cycle: see drf_exception_handler below
 
         set_rollback()
         if exc.status == status.HTTP_400_BAD_REQUEST and exc.fields:

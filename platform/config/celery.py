@@ -8,11 +8,13 @@ The broker comes from settings (filesystem transport by default, Redis with
   in the Procfile and compose, and go first on any worker that serves every queue),
   ``periodic`` (beat's repair
   and scheduling tasks: the sweeper, ticks, the heartbeat; they never wait behind a
-  match), ``tournaments``, ``matches`` (challenges and live matches), ``ladder``, then
-  ``default``. A match task is sent to the queue of its match's kind
-  (``matches.conf.QUEUE_BY_KIND``); with Redis the worker takes from the first non-empty
-  queue in that order (``queue_order_strategy = "priority"``). Match playing can get
-  workers of its own (``celery -A config worker -Q tournaments,matches,ladder``);
+  match), ``tournaments``, ``matches`` (challenges and live matches), ``ladder``,
+  ``default``, then ``lab`` (the deck lab's chunks of matches: the lowest, served by a
+  worker of its own, so a lab of thousands of matches never delays the others). A match
+  task is sent to the queue of its match's kind (``matches.conf.QUEUE_BY_KIND``); with
+  Redis the worker takes from the first non-empty queue in that order
+  (``queue_order_strategy = "priority"``). Match playing can get workers of its own
+  (``celery -A config worker -Q tournaments,matches,ladder``);
 - ``task_acks_late`` with ``task_reject_on_worker_lost``: a task is acknowledged only
   after it finished, so a worker that dies mid-task hands it back to the broker; tasks
   must therefore be safe to run twice (they take ids and re-read their rows);
@@ -37,15 +39,20 @@ MATCHES_SWEEP_SECONDS = float(os.environ.get("MATCHES_SWEEP_SECONDS", "30"))
 LADDER_TICK_SECONDS = float(os.environ.get("LADDER_TICK_SECONDS", "10"))
 #: How often beat runs ``live.tick`` (live clocks due, matchmaking, challenge expiry), in seconds.
 LIVE_TICK_SECONDS = float(os.environ.get("LIVE_TICK_SECONDS", "5"))
+#: How often beat runs ``lab.sweep`` (hands on lab chunks whose worker died), in seconds:
+#: a lab waits at most this long past an expired lease (``LAB_LEASE_SECONDS``).
+LAB_SWEEP_SECONDS = 30.0
+#: How often beat runs ``meta.tick`` (newly recorded results into the metagame figures), in seconds.
+META_TICK_SECONDS = float(os.environ.get("META_TICK_SECONDS", "60"))
 #: How often beat runs ``tournaments.tick`` (starts due events, repairs stuck rounds), in seconds.
 TOURNAMENTS_TICK_SECONDS = float(os.environ.get("TOURNAMENTS_TICK_SECONDS", "60"))
 #: How often beat deletes the idempotency keys older than ``IDEMPOTENCY_KEY_HOURS``, in seconds.
 IDEMPOTENCY_PRUNE_SECONDS = 3600.0
 
 #: Every queue, highest priority first. A worker started without ``-Q`` serves them all.
-QUEUES = ("live", "periodic", "tournaments", "matches", "ladder", "default")
+QUEUES = ("live", "periodic", "tournaments", "matches", "ladder", "default", "lab")
 #: Tasks that beat schedules: they go to ``periodic``, ahead of every match.
-PERIODIC_TASKS = ("web.heartbeat", "matches.sweep", "web.prune_idempotency_keys")
+PERIODIC_TASKS = ("web.heartbeat", "matches.sweep", "web.prune_idempotency_keys", "lab.sweep")
 #: Tasks a person in a live match waits on: they go to ``live``, ahead of everything.
 LIVE_TASKS = ("live.bot_act", "live.check_clock")
 
@@ -61,7 +68,7 @@ app.conf.update(
     task_routes=(
         {name: {"queue": "live"} for name in LIVE_TASKS},
         {name: {"queue": "periodic"} for name in PERIODIC_TASKS},
-        {"*.tick": {"queue": "periodic"}, "matches.*": {"queue": "matches"}},
+        {"*.tick": {"queue": "periodic"}, "matches.*": {"queue": "matches"}, "lab.*": {"queue": "lab"}},
     ),
     task_acks_late=True,
     task_reject_on_worker_lost=True,
@@ -80,6 +87,11 @@ app.conf.update(
             "schedule": MATCHES_SWEEP_SECONDS,
             "options": {"expires": MATCHES_SWEEP_SECONDS},
         },
+        "lab-sweep": {
+            "task": "lab.sweep",
+            "schedule": LAB_SWEEP_SECONDS,
+            "options": {"expires": LAB_SWEEP_SECONDS},
+        },
         "ladder-tick": {
             "task": "ladder.tick",
             "schedule": LADDER_TICK_SECONDS,
@@ -94,6 +106,11 @@ app.conf.update(
             "task": "tournaments.tick",
             "schedule": TOURNAMENTS_TICK_SECONDS,
             "options": {"expires": TOURNAMENTS_TICK_SECONDS},
+        },
+        "meta-tick": {
+            "task": "meta.tick",
+            "schedule": META_TICK_SECONDS,
+            "options": {"expires": META_TICK_SECONDS},
         },
         "idempotency-keys-prune": {
             "task": "web.prune_idempotency_keys",

@@ -3,6 +3,7 @@
 Later apps append their consumers' routes to ``websocket_urlpatterns`` here.
 """
 
+from lab.routing import websocket_urlpatterns as lab_websocket_urlpatterns
 from live.routing import websocket_urlpatterns as live_websocket_urlpatterns
 from matches.routing import websocket_urlpatterns as matches_websocket_urlpatterns
 from tournaments.routing import websocket_urlpatterns as tournaments_websocket_urlpatterns
@@ -13,4 +14,5 @@ websocket_urlpatterns = [
     *matches_websocket_urlpatterns,
     *live_websocket_urlpatterns,
     *tournaments_websocket_urlpatterns,
+    *lab_websocket_urlpatterns,
 ]

@@ -102,8 +102,13 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Django's two loaders, then each registered game's site/templates/ (web/game_files.py).
+            "loaders": [("django.template.loaders.cached.Loader", [
+                "django.template.loaders.filesystem.Loader",
+                "django.template.loaders.app_directories.Loader",
+                "web.game_files.GameTemplateLoader",
+            ])],
             # {{ name|player }} on every page: a bot's name marked as a bot (docs/bots-api.md).
             "builtins": ["accounts.templatetags.players"],
             "context_processors": [
@@ -250,6 +255,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Django's two finders, then each registered game's site/static/ (web/game_files.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "web.game_files.GameStaticFinder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -324,9 +335,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 # create), and beat's hourly web.prune_idempotency_keys deletes it. 0: kept forever.
 IDEMPOTENCY_KEY_HOURS = env.float("IDEMPOTENCY_KEY_HOURS", default=24.0)
 SPECTACULAR_SETTINGS = {
-    "TITLE": "TempoFront & Conquest platform API",
+    # The schema names no game: the games are the registry's (each game field's values).
+    "TITLE": "Card game platform API",
     "DESCRIPTION": (
-        "Players, decks, cards and matches of the TempoFront & Conquest platform. "
+        "Players, decks, cards and matches of the card game platform. "
         "Authenticate with `Authorization: Token <key>` (POST /api/accounts/token/). "
         'Every error is `{"error": {"code", "message", "fields"}}`; lists are paginated '
         "(`?page=`, `?page_size=` up to 100); rate limits answer 429 with `Retry-After`. "
@@ -344,6 +356,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStateEnum": "tournaments.models.Tournament.State",
         "LiveQueueStateEnum": ["idle", "waiting", "matched"],
         "MatchStatusEnum": "matches.models.Match.Status",
+        "LabPilotEnum": "lab.conf.PILOTS",
     },
 }
 

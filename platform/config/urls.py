@@ -16,6 +16,8 @@ urlpatterns = [
     path("", include("live.urls")),
     path("", include("tournaments.urls")),
     path("", include("guide.urls")),  # rules, glossaries, status
+    path("", include("meta.urls")),  # /meta/ and its API
+    path("", include("lab.urls")),  # /lab/, a deck's /decks/<id>/lab/, and their API
 ]
 
 # Styled pages for people, the API's error shape under /api/ (web/errors.py).

@@ -9,7 +9,7 @@ the engine's starter list has changed since; the demo player's decks are made on
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from django.contrib.auth import get_user_model
 
@@ -18,13 +18,32 @@ from decks.selectors import starter_decks
 from decks.services import deck_register, deck_update
 from engine import games
 from engine.bots import bot_names
-from web.games import game_names
+from web.games import GAME_TITLES, game_names
 
 #: The player who owns the starter decks. It has no usable password: nobody logs in as it.
 STARTER_USERNAME = "starter"
-#: The demo player (created by the web app's demo data) and the name of its deck per game.
+#: The demo player (created by the web app's demo data).
 DEMO_USERNAME = "demo"
-DEMO_DECK_NAMES = {"tempofront": "Demo's TempoFront deck", "conquest": "Demo's Conquest deck"}
+
+
+class _DemoDeckNames(Mapping[str, str]):
+    """Game key -> the name of the demo player's deck of that game (``Demo's <title> deck``),
+    for every registered game."""
+
+    def __getitem__(self, game: str) -> str:
+        if game not in GAME_TITLES:
+            raise KeyError(game)
+        return f"Demo's {GAME_TITLES[game]} deck"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAME_TITLES)
+
+    def __len__(self) -> int:
+        return len(GAME_TITLES)
+
+
+#: The name of the demo player's deck per game.
+DEMO_DECK_NAMES: Mapping[str, str] = _DemoDeckNames()
 
 
 def starter_pilot() -> str:

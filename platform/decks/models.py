@@ -91,7 +91,7 @@ class DeckVersion(models.Model):
 
     @property
     def commander_label(self) -> str:
-        """'Leader' (TempoFront) or 'Celestial' (Conquest), as the engine names it."""
+        """'Leader', 'Celestial', ...: the game's ``commander_label``, as the engine names it."""
 
         return games[self.deck.game].commander_label
 

@@ -29,7 +29,9 @@ class DeckSerializer(serializers.ModelSerializer):
 
     owner = serializers.CharField(source="owner.username", read_only=True, help_text="The owner's username")
     version = serializers.SerializerMethodField(help_text="Number of the latest version")
-    commander = serializers.SerializerMethodField(help_text="Leader (TempoFront) or Celestial (Conquest)")
+    commander = serializers.SerializerMethodField(
+        help_text="The deck's commander card (a Leader, a Celestial, ...: the game's commander_label)"
+    )
     decklist = serializers.SerializerMethodField(help_text="The latest version's canonical decklist")
     card_count = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField(help_text="The deck's page on the website")

@@ -272,7 +272,10 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     decklist = version.to_engine()
     entries = [DeckEntry(name, count, card_by_name(game=deck.game, name=name)) for name, count in decklist.cards]
     groups: dict[str, list[DeckEntry]] = {}
-    for entry in sorted(entries, key=lambda e: (type_rank(e.face.type) if e.face else (99, ""), e.name)):
+    def order(e: DeckEntry) -> tuple:
+        return (type_rank(e.face.type, game=deck.game) if e.face else (99, ""), e.name)
+
+    for entry in sorted(entries, key=order):
         title = entry.face.type_title if entry.face else "Other"
         groups.setdefault(title, []).append(entry)
     return render(

@@ -1,2 +1,2 @@
-"""The players' guide: how to play each game (rendered from docs/rules/), each game's
+"""The players' guide: how to play each game (rendered from the rules document in its package), each game's
 glossary, and the site's status page. No models: the rules pages and glossaries are files."""

@@ -1,5 +1,5 @@
-"""Reads of the guide: each game's rules page rendered from ``docs/rules/<game>.md`` and
-each game's glossary from ``guide/glossary/<game>.toml``.
+"""Reads of the guide: each game's rules page rendered from its package's ``site/rules.md``
+and each game's glossary from its ``site/glossary.toml`` (``web.game_files``).
 
 Both are files with one source: the rules page is the project's own rules document, so the
 site never repeats (and never drifts from) it. Each file is parsed again only when its
@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import markdown
-from django.conf import settings
 from django.urls import reverse
 
+from web.game_files import site_file
 from web.games import GAME_TITLES
-
-GLOSSARY_DIR = Path(__file__).resolve().parent / "glossary"
 
 #: Sections of a rules document written for card and engine authors rather than players:
 #: shown last, folded, under "For card authors".
@@ -34,8 +32,14 @@ TECHNICAL_SECTIONS = frozenset(
 _TEST_REFERENCE = re.compile(r"\s*\((?:`test_[^`]+`(?:,\s*)?)+\)", re.MULTILINE)
 
 
-def rules_path(game: str) -> Path:
-    return Path(settings.BASE_DIR) / "docs" / "rules" / f"{game}.md"
+def rules_path(game: str) -> Path | None:
+    """The game's rules document, ``site/rules.md`` in its package, or None."""
+    return site_file(game, "rules.md")
+
+
+def glossary_path(game: str) -> Path | None:
+    """The game's glossary, ``site/glossary.toml`` in its package, or None."""
+    return site_file(game, "glossary.toml")
 
 
 @dataclass(frozen=True)
@@ -150,9 +154,10 @@ def rules_page(*, game: str) -> RulesPage:
     ``KeyError`` for an unknown game."""
     if game not in GAME_TITLES:
         raise KeyError(game)
-    if not rules_path(game).exists():
+    path = rules_path(game)
+    if path is None or not path.exists():
         return RulesPage(game=game, title=GAME_TITLES[game], sections=(), toc=())
-    return _cached("rules", rules_path(game), lambda path: _render_rules(game, path))
+    return _cached("rules", path, lambda path: _render_rules(game, path))
 
 
 def _load_glossary(game: str, path: Path) -> tuple[Term, ...]:
@@ -176,8 +181,8 @@ def glossary(*, game: str) -> tuple[Term, ...]:
     glossary file); ``KeyError`` for an unknown game."""
     if game not in GAME_TITLES:
         raise KeyError(game)
-    path = GLOSSARY_DIR / f"{game}.toml"
-    if not path.exists():
+    path = glossary_path(game)
+    if path is None:
         return ()
     return _cached("glossary", path, lambda path: _load_glossary(game, path))
 
@@ -216,5 +221,5 @@ def terms_used_by(*, game: str, card_type: str, keywords: tuple[str, ...] | list
 
 
 def glossary_index() -> dict:
-    """Both glossaries as the glossary script reads them: ``{"games": {game: [term...]}}``."""
+    """Every game's glossary as the glossary script reads them: ``{"games": {game: [term...]}}``."""
     return {"games": {game: [t.to_json() for t in glossary(game=game)] for game in GAME_TITLES}}

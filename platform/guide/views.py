@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 from guide.selectors import glossary, glossary_index, glossary_sorted, rules_page
+from web.game_files import template_part
 from web.games import GAME_TITLES
 from web.health import heartbeat_status
 
@@ -22,20 +21,16 @@ def _game_or_404(game: str) -> str:
 
 
 def _game_part(game: str, part: str) -> str | None:
-    """The template of a game's own ``part`` of the rules pages (``guide/_<part>_<game>.html``:
-    its one-line blurb, its lead, its board diagram), or None for a game without one: a
-    game added to the engine gets its pages without them, and no other game's."""
-    name = f"guide/_{part}_{game}.html"
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return None
-    return name
+    """The template of a game's own ``part`` of the rules pages (``<game>/guide/<part>.html``
+    in its package's ``site/templates/``: its one-line blurb, its lead, its board diagram),
+    or None for a game without one: a game added to the engine gets its pages without
+    them, and no other game's."""
+    return template_part(game, f"guide/{part}.html")
 
 
 @require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
-    """``/rules/``: the two games, with a link to each rules page and glossary."""
+    """``/rules/``: every game, with a link to each rules page and glossary."""
     games = [(key, title, _game_part(key, "blurb")) for key, title in GAME_TITLES.items()]
     return render(request, "guide/index.html", {"games": games})
 
@@ -47,7 +42,8 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         "guide/rules.html",
-        {"game": game, "game_title": GAME_TITLES[game], "page": page, "terms": glossary(game=game),
+        {"game": game, "game_title": GAME_TITLES[game], "page": page,
+         "keywords": [t for t in glossary(game=game) if t.kind in ("keyword", "status")],
          "parts": {"lead": _game_part(game, "lead"), "board": _game_part(game, "board")}},
     )
 
@@ -69,7 +65,7 @@ def glossary_page(request: HttpRequest, game: str) -> HttpResponse:
 @require_safe
 @cache_control(public=True, max_age=300)
 def glossary_json(request: HttpRequest) -> JsonResponse:
-    """``/rules/glossary.json``: both glossaries for ``static/js/glossary.js``."""
+    """``/rules/glossary.json``: every game's glossary for ``static/js/glossary.js``."""
     return JsonResponse(glossary_index())
 
 

@@ -1,6 +1,7 @@
 """App configuration of the ladder: ratings are recorded from ``matches.signals.match_finished``."""
 
 from django.apps import AppConfig
+from django.db import connections
 
 
 class LadderConfig(AppConfig):
@@ -19,8 +20,6 @@ class LadderConfig(AppConfig):
 def _ensure_triggers(sender, using: str = "default", **kwargs) -> None:
     """After ``migrate``: recreate the ``Rating.listed`` triggers if a migration dropped
     them (SQLite drops a table's triggers when it rebuilds the table)."""
-    from django.db import connections
-
     # Called after migrate (connected in ready()): models load once the app registry is.
     from decks.models import Deck
     from ladder.models import Rating

@@ -5,7 +5,7 @@ places into their new ratings. The worker that records a result and the rebuild 
 both call it, in the same order, so a rebuild reproduces the stored numbers bit for bit.
 
 Every match is one ranking: a two-player result is places ``[1, 2]`` (or ``[1, 1]`` for
-a draw), a three- or four-player Conquest match its places by entry, equal places being
+a draw), a match of three or four players its places by entry, equal places being
 ties. The shown rating is the conservative ordinal ``mu - 3 sigma``.
 """
 

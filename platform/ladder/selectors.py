@@ -20,6 +20,7 @@ from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.functional import cached_property
+from kombu import Connection
 from kombu.exceptions import ChannelError
 
 from config.celery import QUEUES, app
@@ -425,8 +426,6 @@ def queue_depths(timeout: float = BROKER_TIMEOUT_SECONDS, broker_url: str | None
             return app.connection_for_read()
         # A given URL's own transport (its scheme's), not the app's: the embedded stack sets
         # its filesystem transport by name, which would read any URL as a folder.
-        from kombu import Connection
-
         return Connection(broker_url, connect_timeout=timeout)
 
     def count() -> dict[str, int]:

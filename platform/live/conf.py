@@ -1,6 +1,6 @@
 """Tunable numbers of live play, read from Django settings when used (so tests can change them).
 
-- ``LIVE_CLOCKS``: per queue (``"tempofront"``, ``"conquest"``, ``"conquest:4"``...), a dict
+- ``LIVE_CLOCKS``: per queue (a game's name, or ``"<game>:<seats>"`` for another seat count), a dict
   ``{"initial_seconds": 600, "increment_seconds": 5}``; a missing queue falls back to the
   game's entry, then to the default of 10 minutes plus 5 seconds an action.
 - ``LIVE_SPECTATOR_DELAY`` (seconds, default 0): how far spectators lag behind the players.
@@ -52,7 +52,8 @@ def rating_window(waited_seconds: float) -> float:
 
 
 #: A live bot's hard limit per decision. search:strong, the slowest level, averages 0.5 s
-#: per Conquest decision (1.3 s with both cores busy); a person waits on every one.
+#: per decision in the slower of the two games (1.3 s with both cores busy); a person waits
+#: on every one.
 DEFAULT_BOT_DECISION_SECONDS = 10.0
 
 

@@ -1,9 +1,9 @@
 """Endings that do not come from the game's own play: time-outs, no-shows, a round's limit.
 
 :func:`live_enforce_clock` (run by the ``live.tick`` beat task and by a check scheduled for
-the next deadline) ends the match for a seat out of time (it concedes; in a Conquest match
-of three or four the seat's remaining decisions are taken by the random bot instead and it
-ranks last); a seat that never showed up forfeits. The endings a tournament round asks
+the next deadline) ends the match for a seat out of time (it concedes; in a game that plays
+on without it, ``Game.plays_on_without``, the seat's remaining decisions are taken by the
+random bot instead and it ranks last); a seat that never showed up forfeits. The endings a tournament round asks
 for: :func:`live_forfeit` (seats that never showed up), :func:`live_adjudicate` (the
 round's hard time limit: the game's own end condition, else a draw) and
 :func:`live_link_next` (the next game of a series, offered on the finished board).
@@ -71,8 +71,7 @@ def live_forfeit(*, match_id: int, seats: list[int], reason: str = NO_SHOW,
 def _scores_now(game, state: State) -> tuple[Any, ...]:
     """The per-seat scores the engine would record if the match ended now: those of a
     concession on a copy of the state (every game accepts one at any moment and records
-    the scores as they stand: a Conquest seat's pool, a TempoFront seat's Dominion and
-    Integrity). The state itself is not changed; empty if the game refuses."""
+    the scores as they stand, whatever the game counts). The state itself is not changed; empty if the game refuses."""
     probe = state.clone()
     try:
         probe.apply(next(iter(probe.to_act()), 0), game.action_from_json({"kind": CONCEDE, "reason": "stopped"}))
@@ -85,8 +84,8 @@ def live_adjudicate(*, match_id: int, reason: str = "round time limit",
                     now: datetime | None = None) -> LiveMatch | None:
     """End the active live match ``match_id`` now, at a round's hard time limit.
 
-    The places are the game's own verdict on the position (``Game.adjudicate``: Conquest
-    ranks by the Conquest Pool so far) or, for a game without one, a draw (every seat
+    The places are the game's own verdict on the position (``Game.adjudicate``, such as a
+    ranking by the points scored so far) or, for a game without one, a draw (every seat
     first). The stored game and the match's result take them, with reason
     ``"adjudicated"``, the scores as they stand and ``detail["adjudicated"] = reason``
     (seats out of time still rank below the others, ``live.results.final_outcome``); the replay
@@ -161,9 +160,9 @@ def live_enforce_clock(*, match_id: int, now: datetime | None = None) -> list[in
     Locks the match row. A seat whose player never opened their board nor moved
     (``connected_at`` empty) did not show up, whatever their clock says: the match ends
     as :func:`live_forfeit` ends it, every such seat forfeiting (reason ``no-show``;
-    unrated, and a tournament counts the absence). Otherwise, in TempoFront and in
-    two-seat Conquest the seat concedes (the concession is in the log, reason ``out of
-    time``); in a Conquest match of three or four the seat is handed to the random bot,
+    unrated, and a tournament counts the absence). Otherwise the seat concedes (the
+    concession is in the log, reason ``out of time``), unless its game plays on without it
+    at this seat count (``Game.plays_on_without``): then the seat is handed to the random bot,
     which takes its remaining decisions, and it ranks last when the match ends
     (``live.results.final_outcome``).
     """

@@ -74,8 +74,9 @@ class LiveSeat(models.Model):
 
     A seat is played by a user (``user``) or a bot (``bot``, a spec such as
     ``greedy``). ``running_since`` is set while the seat is to act; its time left is
-    ``remaining_ms`` minus the time since then. A Conquest seat that ran out of time in a
-    match of three or four keeps playing through the random bot (``timed_out_at`` set).
+    ``remaining_ms`` minus the time since then. A seat that ran out of time in a match its
+    game plays on without it (``Game.plays_on_without``) keeps playing through the random
+    bot (``timed_out_at`` set).
     ``connected_at`` is when the seat's player first showed up (opened the match's socket
     or moved); a seat still without it when a round starts may be forfeited as a no-show.
     """
@@ -184,5 +185,5 @@ class LiveChallenge(models.Model):
 
     @property
     def game_title(self) -> str:
-        """The game's name for people (``TempoFront``)."""
+        """The game's name for people, as the game spells it (``Game.title``)."""
         return engine_games[self.game].title if self.game in engine_games else self.game

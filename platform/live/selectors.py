@@ -7,6 +7,7 @@ by ``Event.visible_to``. Nothing else of the state is ever put into a message.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,8 +15,10 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from decks.permissions import deck_visibility
 from engine import games as engine_games
 from engine.core import Event, State
+from ladder.models import Pool, RatingChange
 from live import engine_state, texts
 from live.clock import remaining_ms
 from live.models import LiveChallenge, LiveMatch, LiveSeat, QueueEntry
@@ -37,10 +40,6 @@ def public_deck_name(deck_version) -> str:
     in an event that has not published its decklists (``decks.permissions``). Messages to
     a match's group are the same for everyone, so they name decks as to an anonymous
     visitor. Kept per deck for ``HIDDEN_DECKS_SECONDS``, so a move's messages cost no query."""
-    import time
-
-    from decks.permissions import deck_visibility
-
     now = time.monotonic()
     kept = _hidden_decks.get(deck_version.deck_id)
     if kept is None or kept[0] < now:
@@ -80,8 +79,9 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
     """The message a seat (or spectators, ``seat`` None) receives after a move.
 
     ``legal`` lists the seat's legal actions when it is a person's seat to act; bots and
-    spectators get none. ``placement`` (else None) is, while that seat places (Conquest),
-    what it may place at each of its Locations (``engine_state.placement_choices``).
+    spectators get none. ``placement`` (else None) is, while that seat makes a decision of
+    several actions (a placement of one card per Location), what it may choose at each step
+    (``engine_state.placement_choices``, from the game's ``decision_steps``).
     ``outcome`` is there once the match is over, with ``result`` (:func:`result_json`);
     a finished match whose series goes on also has ``next_url``, the next game's board.
     """
@@ -113,7 +113,7 @@ def view_payload(live: LiveMatch, rows: Sequence[LiveSeat], state: State, seat: 
         "result": result_json(live, rows, seat) if live.is_over else None,
     }
     if live.is_over:
-        # A game that clears its board at the end (Conquest) says what stood there.
+        # A game that clears its board at the end says what stood there.
         payload["final_board"] = texts.final_board(events)
     if live.is_over and live.next_match_id is not None:
         payload["next_url"] = next_url(live)
@@ -137,8 +137,9 @@ def _names(names: Sequence[str]) -> str:
 def ending_words(live: LiveMatch, rows: Sequence[LiveSeat]) -> str | None:
     """The end of a match the players did not play out, in words for everyone: seats that
     forfeited (``alice forfeited: did not show up``), or a game stopped at a round's time
-    limit (``Decided at the round's time limit: alice 1st (12 Conquest), bob 2nd (9
-    Conquest)``, or ``Drawn at the round's time limit``). None for any other end."""
+    limit (``Decided at the round's time limit: alice 1st (12 <score label>), bob 2nd (9
+    <score label>)``, the game's ``standings_score_label``; or ``Drawn at the round's time
+    limit``). None for any other end."""
     outcome = live.outcome or {}
     by_seat = {r.seat: r for r in rows}
     if outcome.get("forfeited"):
@@ -180,8 +181,6 @@ def result_json(live: LiveMatch, rows: Sequence[LiveSeat], seat: int | None) -> 
     row = next((r for r in rows if r.seat == seat), None) if seat is not None else None
     if row is None or row.user_id is None:
         return {"rating": None, "rematch": None, **extra}
-    from ladder.models import Pool, RatingChange
-
     change = (RatingChange.objects.filter(match_id=live.match_id, rating__player_id=row.user_id,
                                           rating__pool=Pool.HUMANS).first())
     rating = None

@@ -74,8 +74,8 @@ def decision_seconds() -> float | None:
     return value or None
 
 
-#: A bot's budget for one decision. search:strong, the slowest bot, averages 0.17 s
-#: (TempoFront) to 0.5 s (Conquest) per decision, 1.3 s with both cores busy
+#: A bot's budget for one decision. search:strong, the slowest bot, averages 0.17 s to
+#: 0.5 s per decision depending on the game, 1.3 s with both cores busy
 #: (bench/RESULTS.md); 30 s is over 20 times that, and still ends a hung bot's game soon.
 DEFAULT_DECISION_SECONDS = 30.0
 

@@ -21,6 +21,7 @@ from django.db import transaction
 
 from decks.demo import demo_deck
 from decks.selectors import starter_decks
+from engine import games as engine_games
 from matches.models import Match
 from matches.services import match_challenge
 from matches.tasks import run_match
@@ -28,10 +29,11 @@ from web.demo import DEMO_USERNAME
 
 logger = logging.getLogger(__name__)
 
-#: Fixed seeds, so the demo matches are the same on every machine.
-DEMO_SEEDS = {"tempofront": 2026, "conquest": 2027}
+#: Fixed seeds, so the demo matches are the same on every machine: one per game, in the
+#: order the registry lists the games.
+DEMO_SEEDS = {name: 2026 + index for index, name in enumerate(engine_games)}
 #: Seeds of the demo player's own matches, one per opponent.
-DEMO_PLAYER_SEEDS = {"tempofront": (3101, 3102), "conquest": (3201, 3202)}
+DEMO_PLAYER_SEEDS = {name: (3101 + 100 * index, 3102 + 100 * index) for index, name in enumerate(engine_games)}
 
 
 def load_demo_data(*, log: Callable[[str], None]) -> None:
@@ -71,6 +73,8 @@ def load_demo_data(*, log: Callable[[str], None]) -> None:
             queued.append(match.pk)
             log(f"queued match {match.pk}: {own.name} vs {opponent.name} ({game}, best of 1)")
     if queued:
+        # Not an effect sent anywhere (their run_match tasks went through web.effects): this
+        # process plays them itself once they are committed.
         transaction.on_commit(lambda: _play_now(queued, log))
 
 

@@ -1,7 +1,7 @@
 """Matches between decks, the games they consist of, and their replays.
 
-A :class:`Match` is a challenge of two (TempoFront) or two to four (Conquest) deck
-versions, played best-of-1, 3 or 5 by the decks' bot pilots on a Celery worker. Its
+A :class:`Match` is a challenge of as many deck versions as the game seats (``Game.min_seats``
+to ``max_seats``), played best-of-1, 3 or 5 by the decks' bot pilots on a Celery worker. Its
 *entries* (:class:`MatchSeat`, numbered 0, 1, ...) are fixed when it is created; in each
 game the entries take the engine's seats in a rotated order (``MatchGame.seat_order``),
 so that every entry plays every seat in turn.

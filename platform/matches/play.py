@@ -15,6 +15,8 @@ import threading
 import time
 from typing import Any
 
+from django.db import connection
+
 from engine import games as engine_games
 from engine.bots import make_bot
 from engine.core import seed_from
@@ -91,8 +93,6 @@ class LeaseKeeper:
             self._thread.join(timeout=30)
 
     def _run(self) -> None:
-        from django.db import connection
-
         try:
             while not self._stop.wait(conf.renew_every_seconds()):
                 quiet = time.monotonic() - self._last_progress

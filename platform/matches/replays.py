@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import games
-from engine.bots.evaluation import evaluator_for
 from engine.core import Action, Event, Replay, State, replay_states
 
 
@@ -35,8 +34,9 @@ def event_json(event: Event) -> dict[str, Any]:
     return out
 
 
-def tiebreak_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Match the Twos records (``engine.conquest.match_the_twos``) as log lines."""
+def tiebreak_events(records: list[dict[str, Any]], *, number: str = "number") -> list[dict[str, Any]]:
+    """Match the Twos records (``engine.tiebreaks.match_the_twos``) as log lines; ``number``
+    is what the game calls the number two cards match on (``Game.twos_label``)."""
     lines: list[dict[str, Any]] = []
     for record in records:
         seats = ", ".join(f"Seat {s}" for s in record["seats"])
@@ -44,7 +44,7 @@ def tiebreak_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for round_ in record["rounds"]:
             for reveal in round_["reveals"]:
                 matched = reveal["matched_cq"]
-                outcome = f"a match at CQ {matched}" if matched is not None else "no match"
+                outcome = f"a match at {number} {matched}" if matched is not None else "no match"
                 lines.append({
                     "kind": "match_the_twos",
                     "text": f"Round {round_['round']}: Seat {reveal['seat']} reveals "
@@ -59,18 +59,18 @@ def tiebreak_events(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return lines
 
 
+def _twos_label(game: str) -> str:
+    return games[game].twos_label if game in games else "number"
+
+
 _ILLEGAL = re.compile(r"chose an illegal action .*? at action")
 
 
 def observer_for(game: str) -> Callable[[int, Action], object] | None:
-    """The engine's own notion of what other seats see of an action (the evaluator's
-    ``observed``; Conquest picks, TempoFront Prepare and Scout picks), or None when every
-    action of the game is public."""
-
-    try:
-        return getattr(evaluator_for(game), "observed", None)
-    except (KeyError, ValueError):
-        return None
+    """What the other seats and spectators see of an action in ``game``: the game's own
+    answer (``Game.observed_action``; a game that does not say shows no hidden action's
+    content), or None for a game the registry does not know."""
+    return games[game].observed_action if game in games else None
 
 
 def _observed_json(value: object) -> Any:
@@ -82,11 +82,12 @@ def _observed_json(value: object) -> Any:
 
 
 def public_action_json(action: Action, seat: int, observe: Callable[[int, Action], object] | None) -> dict[str, Any]:
-    """``action`` as a spectator sees it: the action itself when the engine says it is
+    """``action`` as a spectator sees it: the action itself when the game says it is
     public, else ``{"kind", "hidden": true, "observed"}`` with what the other seats see
-    (for a Conquest pick ``["place", <location>, <a unit or not>]``). A concession's reason
-    keeps no illegal action a bot tried (it may name a card in hand)."""
-    seen = observe(seat, action) if observe is not None else action
+    (``Game.observed_action``, e.g. ``["place", <location>, <a unit or not>]``). Without
+    ``observe`` only the action's kind shows. A concession's reason keeps no illegal
+    action a bot tried (it may name a card in hand)."""
+    seen = observe(seat, action) if observe is not None else (action.kind,)
     if seen != action:
         return {"kind": action.kind, "hidden": True, "observed": _observed_json(seen)}
     out = action.to_json()
@@ -144,7 +145,7 @@ def frames_page(
             frames.append(frame_json(index=position - 1, seat=seat, action=action, state=state, events=events,
                                      all_seats=all_seats, observe=observe))
     if tiebreak and frames and stop == total:
-        frames[-1]["events"].extend(tiebreak_events(tiebreak))
+        frames[-1]["events"].extend(tiebreak_events(tiebreak, number=_twos_label(replay.game)))
     return frames
 
 
@@ -170,5 +171,5 @@ def replay_frames(
         frames.append(frame_json(index=index, seat=seat, action=action, state=state, events=events,
                                  all_seats=all_seats, observe=observe))
     if tiebreak and frames:
-        frames[-1]["events"].extend(tiebreak_events(tiebreak))
+        frames[-1]["events"].extend(tiebreak_events(tiebreak, number=_twos_label(replay.game)))
     return frames

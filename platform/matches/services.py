@@ -10,16 +10,19 @@ The lifecycle (docs/matches.md has the whole story):
   :func:`match_record_game`; the last one, with the match's result, by
   :func:`match_complete`, in one transaction. Both refuse to write for a worker whose lease
   is gone (:class:`LeaseLost`), so a worker that was presumed dead can never write twice.
-- A Conquest game that ends tied waits for ``matches.run_tiebreak``: the match's lease is
-  handed to the tiebreak (``lease_owner = "tiebreak:<game id>"``) and
-  :func:`match_tiebreak_resolve` applies Match the Twos, then completes the match or hands
-  it back to ``run_match`` for the next game.
+- A tied game, when its game leaves ties to a task of their own (``Game.defer_ties``),
+  waits for ``matches.run_tiebreak``: the match's lease is handed to the tiebreak
+  (``lease_owner = "tiebreak:<game id>"``) and :func:`match_tiebreak_resolve` asks the game
+  to break the tie (``Game.break_ties``), then completes the match or hands it back to
+  ``run_match`` for the next game.
 - :func:`match_sweep_expired` (run by beat) re-queues matches whose lease expired, gives
   up on them as failed after ``MATCHES_MAX_ATTEMPTS`` starts, and sends ``run_match``
   again for a match left queued too long (its message may have been lost).
 
 Every function that changes a match locks its row (``select_for_update``) for the whole
-transaction; enqueues and broadcasts happen only after commit.
+transaction; its tasks and broadcasts are sent only after commit, through ``web.effects``
+(``send_task_on_commit``, ``broadcast_on_commit``; nothing for a transaction that rolls
+back).
 """
 
 from __future__ import annotations
@@ -30,12 +33,15 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
+from rest_framework.utils.encoders import JSONEncoder
 
 from decks.models import DeckVersion
 from engine import core as engine_core
@@ -126,13 +132,14 @@ def match_challenge(
         )
         match_id = match.pk
         queue = conf.queue_for(match.kind)
-        transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
+        effects.send_task_on_commit(RUN_MATCH, args=[match_id], queue=queue)
     return match
 
 
 def reserved_params(engine_game: Game | None) -> list[str]:
-    """The parameters the platform sets itself (``ParamSpec.organiser`` false: Conquest's
-    ``tiebreak``, which ``Game.defer_ties`` sets); a challenge or an event may not choose them."""
+    """The parameters the platform sets itself (``ParamSpec.organiser`` false: a game's
+    own tiebreak setting, which ``Game.defer_ties`` sets); a challenge or an event may not
+    choose them."""
     if engine_game is None:
         return []
     return [name for name, spec in engine_game.param_specs().items() if not spec.organiser]
@@ -337,8 +344,6 @@ class TooManyOpenChallenges(AppError):
 def _check_open_challenges(user: AbstractBaseUser) -> None:
     """Refuse a challenge over the per-player cap. Locks the challenger's user row, so two
     challenges sent at once by one player are counted one after the other."""
-    from django.contrib.auth import get_user_model
-
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     cap = conf.max_open_challenges()
     open_now = Match.objects.filter(
@@ -377,7 +382,7 @@ def match_claim(*, match_id: int, worker: str) -> Match | None:
         match.lease_owner = worker
         match.lease_expires = now + timedelta(seconds=conf.lease_seconds())
         match.save(update_fields=["status", "started", "lease_owner", "lease_expires", "attempts"])
-        transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+        effects.broadcast_on_commit(group_name(match_id), partial(match_update, match_id=match_id))
     return match
 
 
@@ -394,7 +399,8 @@ def match_renew_lease(*, match_id: int, worker: str, game: int | None = None, ac
     if not updated:
         raise LeaseLost(f"match {match_id}: {worker} no longer holds the lease")
     if game is not None:
-        _group_send(match_id, {"type": "match.progress", "match_id": match_id, "game": game, "actions": actions})
+        effects.group_send(group_name(match_id),
+                           {"type": "match.progress", "match_id": match_id, "game": game, "actions": actions})
 
 
 def _locked_for(match_id: int, worker: str) -> Match:
@@ -443,10 +449,10 @@ def match_record_game(*, match_id: int, worker: str, game: PlayedGame) -> MatchG
         if row.tiebreak == MatchGame.Tiebreak.PENDING:
             match.lease_owner = f"{TIEBREAK_LEASE_PREFIX}{row.pk}"
             game_id, queue = row.pk, conf.queue_for(match.kind)
-            transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id, queue=queue))
+            effects.send_task_on_commit(RUN_TIEBREAK, args=[game_id], queue=queue)
         match.lease_expires = now + timedelta(seconds=conf.lease_seconds())
         match.save(update_fields=["progress", "lease_owner", "lease_expires"])
-        transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+        effects.broadcast_on_commit(group_name(match_id), partial(match_update, match_id=match_id))
     return row
 
 
@@ -461,7 +467,7 @@ def match_await_tiebreak(*, match_id: int, worker: str, game_id: int) -> None:
         match.lease_expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
         match.save(update_fields=["lease_owner", "lease_expires"])
         queue = conf.queue_for(match.kind)
-        transaction.on_commit(lambda: _enqueue(RUN_TIEBREAK, game_id, queue=queue))
+        effects.send_task_on_commit(RUN_TIEBREAK, args=[game_id], queue=queue)
 
 
 def match_complete(*, match_id: int, worker: str, games: Sequence[PlayedGame] = ()) -> Match:
@@ -547,7 +553,7 @@ def _finish(match: Match, *, places: list[list[int]] | None = None, entries: int
                                   "lease_expires", "error"])
     signals.match_finished.send(sender=Match, match=match)
     match_id = match.pk
-    transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+    effects.broadcast_on_commit(group_name(match_id), partial(match_update, match_id=match_id))
 
 
 def match_fail(*, match_id: int, worker: str, error: str) -> Match | None:
@@ -574,7 +580,7 @@ def _fail(match: Match, now: datetime, error: str) -> None:
     match.save(update_fields=["status", "finished", "error", "lease_owner", "lease_expires"])
     signals.match_failed.send(sender=Match, match=match)
     match_id = match.pk
-    transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+    effects.broadcast_on_commit(group_name(match_id), partial(match_update, match_id=match_id))
 
 
 def _gave_up_message(match: Match) -> str:
@@ -625,8 +631,8 @@ def match_tiebreak_resolve(*, game_id: int) -> MatchGame | None:
                 match.lease_expires = timezone.now() + timedelta(seconds=conf.lease_seconds())
                 match.save(update_fields=["lease_owner", "lease_expires"])
                 match_id, queue = match.pk, conf.queue_for(match.kind)
-                transaction.on_commit(lambda: _enqueue(RUN_MATCH, match_id, queue=queue))
-                transaction.on_commit(lambda: match_broadcast(match_id=match_id))
+                effects.send_task_on_commit(RUN_MATCH, args=[match_id], queue=queue)
+                effects.broadcast_on_commit(group_name(match_id), partial(match_update, match_id=match_id))
     return row
 
 
@@ -669,7 +675,7 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
                 match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
                 match.save(update_fields=["lease_expires"])
                 queue = conf.queue_for(match.kind)
-                transaction.on_commit(lambda match_id=match_id, queue=queue: _enqueue(RUN_MATCH, match_id, queue=queue))
+                effects.send_task_on_commit(RUN_MATCH, args=[match_id], queue=queue)
                 report.resent.append(match_id)
                 continue
             if match.status != Match.Status.RUNNING:
@@ -685,8 +691,8 @@ def match_sweep_expired(*, now: datetime | None = None) -> SweepReport:
             match.lease_expires = now + timedelta(seconds=conf.resend_seconds())
             match.save(update_fields=["status", "lease_owner", "lease_expires"])
             queue = conf.queue_for(match.kind)
-            transaction.on_commit(lambda match_id=match_id, queue=queue: _enqueue(RUN_MATCH, match_id, queue=queue))
-            transaction.on_commit(lambda match_id=match_id: match_broadcast(match_id=match_id))
+            effects.send_task_on_commit(RUN_MATCH, args=[match_id], queue=queue)
+            effects.broadcast_on_commit(group_name(match_id), partial(match_update, match_id=match_id))
         report.requeued.append(match_id)
     return report
 
@@ -717,24 +723,18 @@ def match_game_verify(*, game: MatchGame) -> list[str]:
     return problems
 
 
-# --------------------------------------------------------------------------- side effects
+# --------------------------------------------------------------------------- broadcasts
 
 
-def _enqueue(task_name: str, object_id: int, *, queue: str = "matches") -> None:
-    """Send a task by name to ``queue`` (a match's queue follows its kind: ``conf.queue_for``),
-    through ``web.effects`` (a broker failure is logged; the sweeper recovers running
-    matches). Called from ``transaction.on_commit``."""
-    effects.send_task(task_name, args=[object_id], queue=queue)
+def match_update(*, match_id: int) -> dict[str, Any] | None:
+    """The ``match.update`` event of match ``match_id`` as it is now: what its page shows
+    (``MatchDetailSerializer``; the seed only once the match is over). None when the match
+    is gone, and (logged) when building it fails: the broadcast of a committed change
+    must not fail the change.
 
-
-def _group_send(match_id: int, event: dict[str, Any]) -> None:
-    effects.group_send(group_name(match_id), event)
-
-
-def match_broadcast(*, match_id: int) -> None:
-    """Send the match's current status to its group (``match.update``); never raises.
-
-    Called after commit, so what is sent is what any later reader sees.
+    Every change of a match sends it to the match's group (:func:`group_name`) after
+    commit, built then from the committed rows: ``effects.broadcast_on_commit(group_name(
+    match_id), partial(match_update, match_id=match_id))``.
     """
 
     def event() -> dict[str, Any] | None:
@@ -744,14 +744,15 @@ def match_broadcast(*, match_id: int) -> None:
             return None
         return {"type": "match.update", "match": json_ready(MatchDetailSerializer(match).data)}
 
-    built = effects.built(event, f"match {match_id}")
-    if built is not None:
-        _group_send(match_id, built)
+    return effects.built(event, f"match {match_id}")
+
+
+def match_broadcast(*, match_id: int) -> None:
+    """Send the match's current status (:func:`match_update`) to its group now; never
+    raises. For a caller outside a transaction (the services send it on commit)."""
+    effects.group_send(group_name(match_id), partial(match_update, match_id=match_id))
 
 
 def json_ready(value: Any) -> Any:
     """Serializer output as plain JSON types (the channel layer serializes with msgpack)."""
-
-    from rest_framework.utils.encoders import JSONEncoder
-
     return json.loads(json.dumps(value, cls=JSONEncoder))

@@ -13,20 +13,17 @@ position of a game is always sent. Sending never raises into the worker.
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
 from web import effects
-
-logger = logging.getLogger(__name__)
 
 
 class BoardStreamer:
     """Throttled public-board frames of one game of a running match."""
 
     def __init__(self, *, match_id: int, game: int, seat_order: list[int] | None = None, interval: float = 0.5,
-                 clock=time.monotonic, send=None):
+                 clock=time.monotonic):
         self.match_id = match_id
         self.game = game
         self.seat_order = list(seat_order) if seat_order is not None else None
@@ -34,7 +31,6 @@ class BoardStreamer:
         self.clock = clock
         self.last_sent: float | None = None
         self.pending_events: list[dict[str, Any]] = []
-        self._send = send
 
     def __call__(self, actions: int, state, events) -> bool:
         """Record one applied action; send a frame if one is due. Returns whether it sent."""
@@ -48,12 +44,5 @@ class BoardStreamer:
                  "seat_order": self.seat_order, "actions": actions,
                  "view": state.view(None), "events": self.pending_events, "over": over}
         self.pending_events = []
-        try:
-            (self._send or _group_send)(self.match_id, frame)
-        except Exception:  # a ``send`` of its own that fails (``_group_send`` never raises)
-            logger.exception("could not stream the board of match %s", self.match_id)
+        effects.group_send(f"match.{self.match_id}", frame)  # never raises: a failure is logged
         return True
-
-
-def _group_send(match_id: int, frame: dict[str, Any]) -> None:
-    effects.group_send(f"match.{match_id}", frame)

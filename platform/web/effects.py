@@ -21,7 +21,8 @@ many at once with the bound of :func:`layer_gate`. Services ask for their effect
 effect asks for itself holds it back with :func:`withholding`.
 
 Tests record what would be sent with :func:`recording` (the ``effects_recorded`` fixture):
-while it is active, nothing is sent, in any thread of the process.
+while it is active, nothing it records is sent, in any thread of the process (everything,
+or only the tasks it names).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from config.celery import app
 
 logger = logging.getLogger(__name__)
 
@@ -61,10 +64,18 @@ _withheld = threading.local()
 @dataclass
 class Recording:
     """What would have been sent while :func:`recording` was active, in order: tasks as
-    ``(name, args, queue, countdown)``, group sends as ``(group, message)``."""
+    ``(name, args, queue, countdown)``, group sends as ``(group, message)``.
+
+    ``only_tasks`` (None: every task) and ``keeps_sends`` say what it records (the
+    arguments of :func:`recording`)."""
 
     tasks: list[tuple[str, list[Any], str, float | None]] = field(default_factory=list)
     sends: list[tuple[str, Event]] = field(default_factory=list)
+    only_tasks: frozenset[str] | None = None
+    keeps_sends: bool = True
+
+    def records_task(self, name: str) -> bool:
+        return self.only_tasks is None or name in self.only_tasks
 
     def task_names(self) -> list[str]:
         return [name for name, _, _, _ in self.tasks]
@@ -83,11 +94,17 @@ _recordings: list[Recording] = []
 
 
 @contextmanager
-def recording() -> Iterator[Recording]:
+def recording(*, tasks: Collection[str] | None = None, sends: bool = True) -> Iterator[Recording]:
     """Record, instead of sending, every task and group send of the process while in the
     block (:func:`send_task`, :func:`group_send`, :func:`asend`; before any batching, so
-    each is recorded as it was asked for). For tests."""
-    record = Recording()
+    each is recorded as it was asked for). For tests.
+
+    ``tasks`` narrows it to the tasks of those names, and ``sends=False`` leaves out the
+    group sends: what it does not record is sent as usual (or recorded by an enclosing
+    recording that does). A test holds back the ``run_match`` of the match it creates,
+    to send it itself to a worker of its own, while the match page still hears every
+    broadcast."""
+    record = Recording(only_tasks=None if tasks is None else frozenset(tasks), keeps_sends=sends)
     _recordings.append(record)
     try:
         yield record
@@ -95,8 +112,12 @@ def recording() -> Iterator[Recording]:
         _recordings.remove(record)
 
 
-def _recorder() -> Recording | None:
-    return _recordings[-1] if _recordings else None
+def _recorder(*, task: str | None = None) -> Recording | None:
+    """The innermost active recording that records task ``task`` (None: group sends)."""
+    for record in reversed(_recordings):
+        if record.records_task(task) if task is not None else record.keeps_sends:
+            return record
+    return None
 
 
 def layer_gate() -> asyncio.Semaphore:
@@ -192,8 +213,6 @@ def _flush(batch: _Batch) -> None:
             logger.exception("could not broadcast a batch of %d messages", len(batch.sends))
     tasks = _merged(batch)
     if tasks:
-        from config.celery import app
-
         try:
             with app.producer_or_acquire() as producer:
                 for name, args, queue, countdown in tasks:
@@ -279,9 +298,7 @@ def send_task(name: str, *, args: Sequence[Any], queue: str, countdown: float | 
     a batch, such tasks of the same name and queue due within ``merge`` seconds of each
     other are sent as one message with the list (a round of a live event schedules one
     clock check per game, all due at the same moment)."""
-    from config.celery import app
-
-    record = _recorder()
+    record = _recorder(task=name)
     if record is not None:
         record.tasks.append((name, list(args), queue, countdown))
         return True

@@ -9,6 +9,7 @@ no migration: :class:`GameField` keeps its choices out of the migrations.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from django.db import models
 
@@ -26,13 +27,13 @@ def game_names() -> list[str]:
 
 
 def game_title(name: str) -> str:
-    """The game's title for people (``TempoFront``); the key itself for an unknown game
+    """The game's title for people, as the game spells it; the key itself for an unknown game
     (a row of a game that is no longer registered still shows something)."""
     return games[name].title or name if name in games else name
 
 
 def seat_counts_text() -> str:
-    """Each game's seat counts for people: ``TempoFront 2, Conquest 2 to 4``."""
+    """Each game's seat counts for people: ``<title> 2, <title> 2 to 4``."""
     parts = []
     for name in games:
         game = games[name]
@@ -44,6 +45,31 @@ def seat_counts_text() -> str:
 def get_game(name: str) -> Game:
     """The engine's game; ``KeyError`` naming the known games for an unknown one."""
     return games[name]
+
+
+#: One number a card face prints: ``(key in the card JSON, label, short label)``.
+Figure = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class CardFields:
+    """What a game's card pages show: the costs in a face's corner, the stats along its
+    bottom, and the order its card types are listed in."""
+
+    costs: tuple[Figure, ...] = ()
+    stats: tuple[Figure, ...] = ()
+    type_order: tuple[str, ...] = ()
+
+
+def card_fields(name: str) -> CardFields:
+    """The card fields game ``name`` declares (``card_costs``, ``card_stats`` and
+    ``card_type_order`` on its Game); a game that declares none shows name, type and text."""
+    game = games[name]
+    return CardFields(
+        costs=tuple(getattr(game, "card_costs", ())),
+        stats=tuple(getattr(game, "card_stats", ())),
+        type_order=tuple(getattr(game, "card_type_order", ())),
+    )
 
 
 class _Titles(Mapping[str, str]):

@@ -32,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework.response import Response
 
 from web.apperrors import AppError
 from web.models import IdempotencyKey
@@ -161,8 +162,6 @@ def create_once(*, user, key: str | None, scope: str, data: Any,
 def api_create_once(request, *, scope: str, create: Callable[[], tuple[int, Any]]):
     """:func:`create_once` for a DRF view: the key from the request, the answer as a
     ``Response`` (a replay carries ``Idempotent-Replayed: true``)."""
-    from rest_framework.response import Response
-
     status, body, replayed = create_once(user=request.user, key=key_of(request), scope=scope, data=request.data,
                                          create=create)
     response = Response(body, status=status)

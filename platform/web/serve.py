@@ -47,6 +47,7 @@ def _split_workers(argv: list[str]) -> tuple[int, list[str]]:
 
 
 def _uvicorn(argv: list[str]) -> int:
+    # uvicorn loads only in a process that serves: the supervisor of N processes never does.
     from uvicorn.main import main as uvicorn_main
 
     return uvicorn_main.main(args=argv, prog_name="uvicorn", standalone_mode=True)
@@ -54,7 +55,7 @@ def _uvicorn(argv: list[str]) -> int:
 
 def _child(argv: list[str]) -> None:
     """One process: uvicorn's options, served on a socket of its own bound with SO_REUSEPORT."""
-    import uvicorn
+    import uvicorn  # as in _uvicorn: only a process that serves loads it
     from uvicorn.main import main as uvicorn_main
 
     context = uvicorn_main.make_context("uvicorn", list(argv))

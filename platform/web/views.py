@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from accounts.selectors import recent_matches
+from web.game_files import template_part
 from web.games import GAME_TITLES
 from web.health import service_report
 
@@ -96,6 +97,7 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "web/home.html",
         {
+            "home_games": [(key, title, template_part(key, "home.html")) for key, title in GAME_TITLES.items()],
             "recent": recent_matches(status="done", limit=HOME_MATCHES),
             "tournaments": _optional_section("tournaments", _upcoming_tournaments),
             "ladders": _optional_section("ladder", _ladder_tops),

@@ -21,12 +21,11 @@ from types import SimpleNamespace
 from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.contrib import auth
 from django.utils.functional import SimpleLazyObject
 
 
 def _user_of(session):
-    from django.contrib import auth
-
     # auth.get_user reads only ``request.session`` (and flushes it when the user's
     # password changed since it was made, as a page request would).
     return auth.get_user(SimpleNamespace(session=session))

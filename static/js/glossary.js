@@ -1,5 +1,5 @@
 // Glossary terms that explain themselves. Any element with data-term="<slug>" (and an
-// optional data-game="tempofront|conquest", else the nearest ancestor's data-game, else
+// optional data-game="<game key>", else the nearest ancestor's data-game, else
 // the page's) becomes a link to its glossary entry with a tooltip shown on hover and on
 // keyboard focus, announced through aria-describedby. Inside an element marked
 // data-glossary (with data-game), text that names a term (its name or an alias, whole

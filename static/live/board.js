@@ -3,14 +3,19 @@
 // chosen, the places the server's legal actions allow for it light up, and a click on one
 // sends that action. Actions without a place are buttons in the choice bar; the full list
 // of choices stays as a keyboard and screen-reader fallback. Everything offered is one of
-// the server's `legal` actions, sent exactly as listed. Conquest placement is planned on the
-// board (click or drag a card onto a Location), spelled out, then confirmed.
-import { ordinal, renderBoard } from "../matches/boards.js";
+// the server's `legal` actions, sent exactly as listed. A placement the server asks for all
+// at once (the payload's `placement`) is planned on the board (click or drag a card onto a
+// Location), spelled out, then confirmed. What is game-specific (how an action is cut into
+// steps, which element a place is, the hand's zones, the score's name) comes from the
+// game's board, registered with boards.js by the game's own script, which the page loads.
+import { boardOf, ordinal, renderBoard } from "../matches/boards.js";
 import { attachTips, cardFace, cardInfo, el, loadCards, withCardNames } from "./cards.js";
-import { describe, partsOf, placeWords } from "./choices.js";
+import { decisionsOf, onBoard } from "./choices.js";
 
 const root = document.querySelector("[data-live-match]");
 const $ = (selector) => root.querySelector(selector);
+const game = root.dataset.game;
+const { describe, partsOf, placeWords } = decisionsOf(game);
 const seatText = root.dataset.seat;
 const mySeat = seatText === "" ? null : Number(seatText);
 let socket = null;
@@ -26,7 +31,7 @@ let probing = false;
 // What the player has chosen on the board so far: a source ("card:<id>", "slot:...") and
 // the places clicked after it. Reset by every new view.
 let selection = null;
-// Conquest placement: picks {location: card id} planned on the board (or in the lists);
+// A placement: picks {location: card id} planned on the board (or in the lists);
 // once confirmed, `sending` and the Location whose pick is on its way (`waiting`).
 let placing = { picks: {}, sending: false, waiting: null, location: null };
 
@@ -107,18 +112,12 @@ function drawClocks() {
 
 // ------------------------------------------------------------------ the board's places
 
-/** The board element a place key names (see choices.js), or null. */
+/** The board element a place key names (the game's board says which; else the element
+ * its renderer marked with data-place), or null. */
 function placeElement(place) {
   const board = $("[data-board]");
-  const [kind, rest] = place.split(":");
-  if (kind === "slot") {
-    const [seat, front, row] = rest.split(".");
-    return board.querySelector(`.front[data-front="${front}"] .row.seat-${seat}[data-row="${row}"]`);
-  }
-  if (kind === "site") return board.querySelector(`.front[data-front="${rest}"] .row[data-row="site"]`);
-  if (kind === "leader") return board.querySelector(`.tf-player.seat-${rest} .leader`);
-  if (kind === "loc") return board.querySelector(`section.location[data-location="${rest}"]`);
-  return null;
+  const own = boardOf(game)?.place;
+  return own ? own(board, place) : board.querySelector(`[data-place="${CSS.escape(place)}"]`);
 }
 
 /** Every legal action of this seat with its source and the places it goes through. */
@@ -179,9 +178,9 @@ function boardKey(event) {
 // ------------------------------------------------------------------ hand
 
 function handCards(view) {
-  // TempoFront cards may be played from the Reserve too; scouted cards are taken by a button.
-  const zones = [["Hand", view.hand], ["Reserve", view.reserve]];
-  return zones.flatMap(([zone, cards]) => (cards ?? []).map((card) => ({ ...card, zone })));
+  // The game's board may show more zones than the hand (cards played from elsewhere).
+  const zones = boardOf(game)?.handZones ?? [["Hand", "hand"]];
+  return zones.flatMap(([zone, key]) => (view[key] ?? []).map((card) => ({ ...card, zone })));
 }
 
 function drawHand() {
@@ -247,7 +246,7 @@ function showSelected(cardId) {
   info.hidden = !card;
 }
 
-// ------------------------------------------------------------------ Conquest placement
+// ------------------------------------------------------------------ placement
 
 function placementMode() {
   return Boolean(current?.placement && current.legal.length && !placing.sending && current.status === "active");
@@ -439,7 +438,7 @@ function drawChoices({ keepHand = false } = {}) {
   if (!placement) placing.location = null;
   // Sources that can act light up; a chosen source lights its next places.
   if (!done && !placement) {
-    for (const source of new Set(all.map((c) => c.source).filter((s) => s?.startsWith("slot:")))) {
+    for (const source of new Set(all.map((c) => c.source).filter(onBoard))) {
       const node = placeElement(source);
       if (!node) continue;
       const selected = selection?.source === source;
@@ -491,7 +490,7 @@ function drawChoices({ keepHand = false } = {}) {
       buttons.push(choiceButton(c.action, describe(c.action, mySeat, cardName)));
     }
     const cardsToPlay = all.some((c) => c.source?.startsWith("card:"));
-    const unitsToUse = all.some((c) => c.source?.startsWith("slot:"));
+    const unitsToUse = all.some((c) => onBoard(c.source));
     text = [cardsToPlay ? "Choose a lit card in your hand" : null, unitsToUse ? "a lit unit on the board" : null]
       .filter(Boolean).join(", or ");
     const respond = current.view.phase === "response" || current.view.chain?.length || current.view.window;
@@ -628,16 +627,14 @@ async function rematch(button, info) {
   }
 }
 
-// What the scores of a finished game are called, when a game's score is one number.
-const SCORE_LABELS = { conquest: "Conquest Pool" };
-
-/** The final totals in words: "Conquest Pool: You 104, bob 70", or for scores with several
+/** The final totals in words: "Points: You 104, bob 70" (what a one-number score is
+ * called is the game board's `scoreLabel`, else "Score"), or for scores with several
  * parts, the one that decided first: "Integrity: You 12, bob 0 · Dominion: You 1, bob 3". */
 function totalsText(payload) {
   const scores = payload.outcome?.scores ?? [];
   if (!scores.length || scores.some((s) => s === null || s === undefined)) return "";
   const line = (label, values) => `${label}: ${values.map((v, seat) => `${seatName(seat)} ${Math.max(0, v)}`).join(", ")}`;
-  if (scores.every((s) => typeof s === "number")) return line(SCORE_LABELS[payload.game] ?? "Score", scores);
+  if (scores.every((s) => typeof s === "number")) return line(boardOf(payload.game)?.scoreLabel ?? "Score", scores);
   if (!scores.every((s) => typeof s === "object")) return "";
   const reason = String(payload.outcome.reason ?? "").toLowerCase();
   const keys = Object.keys(scores[0]).sort((a, b) => (b === reason) - (a === reason));
@@ -687,14 +684,10 @@ function drawResult(payload) {
 
 // ------------------------------------------------------------------ drawing
 
-/** A game that clears its board at the end (Conquest) sends what stood there as it was
- * scored (`final_board`): the finished board shows it rather than an empty zone. */
+/** A game that clears its board at the end sends what stood there as it was scored
+ * (`final_board`): its board's `finalBoard` draws that rather than an empty zone. */
 function finalView(payload) {
-  const board = payload.status === "done" ? payload.final_board : null;
-  const empty = (payload.view.locations ?? []).every((loc) => (loc.units ?? []).every((u) => !u));
-  if (!board || !empty) return { view: payload.view, note: null };
-  return { view: { ...payload.view, locations: board },
-    note: `The board of Battle ${payload.view.battle} as it was scored, before it was cleared.` };
+  return boardOf(payload.game)?.finalBoard?.(payload) ?? { view: payload.view, note: null };
 }
 
 function drawBoardOnly() {

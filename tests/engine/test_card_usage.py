@@ -27,14 +27,12 @@ from engine.tempofront import GAME as TEMPOFRONT
 
 def _highcard() -> Game:
     """Highcard, the test game of tests/platform/games/tiny_game.py (not registered here)."""
-    module = sys.modules.get("tiny_game")
-    if module is None:
-        path = Path(__file__).resolve().parents[1] / "platform" / "games" / "tiny_game.py"
-        spec = importlib.util.spec_from_file_location("tiny_game", path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["tiny_game"] = module
-        spec.loader.exec_module(module)
-    return module.GAME
+    # Imported as the tests beside it import it (its folder on the path), so that every test
+    # of the run shares one module.
+    folder = str(Path(__file__).resolve().parents[1] / "platform" / "games")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module("tiny_game").GAME
 
 
 HIGHCARD = _highcard()

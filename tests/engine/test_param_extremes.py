@@ -1,7 +1,7 @@
 """Issue 11, "Bounded inputs": every declared range keeps a match short. A match at each
 parameter's minimum and maximum (one at a time), and at the worst combination measured,
 ends within a stated number of actions and with a small state. The bounds and the
-measurements behind them: docs/rules/tempofront.md and docs/rules/conquest.md,
+measurements behind them: engine/tempofront/site/rules.md and engine/conquest/site/rules.md,
 "Rules parameters". Random bots play every seat (they take every response window)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules pages' parameter tables (docs/rules/*.md, between ``<!-- params:begin -->`` and
+"""The rules pages' parameter tables (each game's ``site/rules.md``, between ``<!-- params:begin -->`` and
 ``<!-- params:end -->``) match ``param_specs()``: every parameter, its default and its range,
 so the docs can never drift from the one declaration."""
 
@@ -10,11 +10,11 @@ import pytest
 
 from engine import games
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
 def _rows(name: str) -> dict[str, list[str]]:
-    text = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    text = (ENGINE / name / "site" / "rules.md").read_text(encoding="utf-8")
     table = text.split("<!-- params:begin -->", 1)[1].split("<!-- params:end -->", 1)[0]
     rows = {}
     for line in table.strip().splitlines()[2:]:

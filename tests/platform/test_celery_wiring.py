@@ -64,7 +64,8 @@ def test_delivery_policy_is_at_least_once_one_task_at_a_time():
     assert conf.task_acks_late is True
     assert conf.task_reject_on_worker_lost is True
     assert conf.worker_prefetch_multiplier == 1
-    assert [q.name for q in conf.task_queues] == ["live", "periodic", "tournaments", "matches", "ladder", "default"]
+    assert [q.name for q in conf.task_queues] == [
+        "live", "periodic", "tournaments", "matches", "ladder", "default", "lab"]
 
 
 @pytest.mark.parametrize(("task_name", "queue"), [
@@ -74,6 +75,8 @@ def test_delivery_policy_is_at_least_once_one_task_at_a_time():
     ("live.bot_act", "live"),
     ("live.check_clock", "live"),
     ("live.tick", "periodic"),
+    ("lab.play_chunk", "lab"),
+    ("lab.sweep", "periodic"),
     ("web.something_else", "default"),
 ])
 def test_task_lands_in_its_queue_and_only_there(routing_probe_app, task_name, queue):
@@ -81,7 +84,7 @@ def test_task_lands_in_its_queue_and_only_there(routing_probe_app, task_name, qu
     own; beat's tasks go to ``periodic``, ahead of every match; ``matches.*`` tasks to the
     matches queue, every other task to default; a message is never copied into two queues."""
     routing_probe_app.send_task(task_name, kwargs={"probe": uuid.uuid4().hex})
-    expected = {name: 0 for name in ("live", "periodic", "tournaments", "matches", "ladder", "default")}
+    expected = {name: 0 for name in ("live", "periodic", "tournaments", "matches", "ladder", "default", "lab")}
     expected[queue] = 1
     assert queue_sizes(routing_probe_app) == expected
 
@@ -90,7 +93,7 @@ def test_task_lands_in_its_queue_and_only_there(routing_probe_app, task_name, qu
 def test_a_task_sent_to_a_named_queue_lands_there_only(routing_probe_app, queue):
     """Match services send ``run_match`` to the queue of the match's kind."""
     routing_probe_app.send_task("matches.run_match", kwargs={"probe": uuid.uuid4().hex}, queue=queue)
-    expected = {name: 0 for name in ("live", "periodic", "tournaments", "matches", "ladder", "default")}
+    expected = {name: 0 for name in ("live", "periodic", "tournaments", "matches", "ladder", "default", "lab")}
     expected[queue] = 1
     assert queue_sizes(routing_probe_app) == expected
 

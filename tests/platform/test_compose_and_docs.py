@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_SOURCES = [ROOT / "platform" / "config" / "settings.py", ROOT / "platform" / "config" / "celery.py"]
 ENV_READ = re.compile(r"""(?:\benv(?:\.\w+)?|os\.environ\.get|os\.environ\.setdefault)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 REQUIRED_IN_CONTAINERS = {"DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}
-APP_SERVICES = ("web", "worker", "live", "periodic", "beat")
+APP_SERVICES = ("web", "worker", "live", "periodic", "lab", "beat")
 
 
 def settings_variables() -> set[str]:
@@ -79,7 +79,7 @@ def test_compose_web_runs_the_same_asgi_app_as_the_procfile(compose):
     procfile = dict(
         line.split(":", 1) for line in (ROOT / "Procfile").read_text(encoding="utf-8").splitlines() if line.strip()
     )
-    assert set(procfile) == {"web", "worker", "live", "periodic", "beat"}
+    assert set(procfile) == {"web", "worker", "live", "periodic", "lab", "beat"}
     assert "config.asgi:application" in procfile["web"]
     assert "config.asgi:application" in compose["services"]["web"]["command"]
     assert command_of(procfile["worker"])[:4] == ["celery", "-A", "config", "worker"]

@@ -10,7 +10,7 @@ from django.urls import include, path
 from web import views
 
 #: The sections in navigation order; Tournaments and Ladder appear once their apps name their index.
-SECTIONS = ["Rules", "Cards", "Decks", "Matches", "Tournaments", "Ladder"]
+SECTIONS = ["Rules", "Cards", "Decks", "Matches", "Tournaments", "Ladder", "Meta"]
 
 
 def _cards_index(request):

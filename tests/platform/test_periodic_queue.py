@@ -22,7 +22,6 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
-from unittest import mock
 
 import celery
 import pytest
@@ -78,9 +77,9 @@ def starter(game: str, index: int) -> str:
 def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_env, tmp_path):
     from config.celery import app as celery_app
     from decks.services import deck_register
-    from matches import services
     from matches.models import Match, MatchSeat
     from matches.services import RUN_MATCH, match_challenge
+    from web import effects
 
     started: list[Celery] = []
     # A broker namespace of this test's own: the suite's session worker (if another test
@@ -93,8 +92,9 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
         task_queues=celery_app.conf.task_queues, task_default_queue=celery_app.conf.task_default_queue,
     )
 
-    def enqueue(task_name: str, object_id: int, *, queue: str = "matches") -> None:
-        broker.send_task(task_name, args=[object_id], queue=queue)
+    def send_to_own_broker(tasks) -> None:
+        for name, args, queue, _ in tasks:
+            broker.send_task(name, args=args, queue=queue)
 
     # No decision budget: the slow pilot must not forfeit while the test watches.
     env = service_env(MATCHES_LEASE_SECONDS="60", MATCHES_DECISION_SECONDS="0", TEST_RUN_ID=run_id)
@@ -125,22 +125,24 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
         started.append(beat)
 
         # The long match: its first decision takes 90 s, so the only match worker is busy.
-        # Created without its task, which is sent once the slow pilot is in place.
-        with mock.patch.object(services, "_enqueue", lambda name, object_id, **kwargs: None):
+        # Its task is held back, and sent (to this test's broker, as every run_match here)
+        # once the slow pilot is in place.
+        with effects.recording(tasks=[RUN_MATCH]) as held:
             long_match = match_challenge(created_by=alice, deck_versions=versions, best_of=1)
+        assert held.tasks_named(RUN_MATCH) == [[long_match.pk]]
         MatchSeat.objects.filter(match=long_match, seat=0).update(pilot="sleepy/seconds=90")
-        enqueue(RUN_MATCH, long_match.pk)
-        patched = mock.patch.object(services, "_enqueue", enqueue)
-        patched.start()
+        send_to_own_broker(held.tasks)
         deadline = time.monotonic() + 90
         while Match.objects.get(pk=long_match.pk).status != Match.Status.RUNNING and time.monotonic() < deadline:
             time.sleep(0.2)
         assert Match.objects.get(pk=long_match.pk).status == Match.Status.RUNNING, busy_worker.log()[-3000:]
         # More matches wait behind it in the match queues.
-        waiting = [match_challenge(created_by=alice, deck_versions=versions, best_of=1) for _ in range(2)]
-
-        # A match whose worker died: running, its lease expired long ago.
-        dead = match_challenge(created_by=bob, deck_versions=versions[::-1], best_of=1)
+        with effects.recording(tasks=[RUN_MATCH]) as held:
+            waiting = [match_challenge(created_by=alice, deck_versions=versions, best_of=1) for _ in range(2)]
+            # A match whose worker died: running (below), its lease expired long ago.
+            dead = match_challenge(created_by=bob, deck_versions=versions[::-1], best_of=1)
+        assert held.tasks_named(RUN_MATCH) == [[m.pk] for m in (*waiting, dead)]
+        send_to_own_broker(held.tasks)
         Match.objects.filter(pk=dead.pk).update(status=Match.Status.RUNNING, lease_owner="ghost@gone", attempts=1,
                                                 lease_expires=timezone.now() - timedelta(minutes=5))
 
@@ -157,7 +159,6 @@ def test_an_expired_lease_is_requeued_while_every_match_worker_is_busy(service_e
         assert all(Match.objects.get(pk=m.pk).status == Match.Status.QUEUED for m in waiting)
         assert "Task matches.sweep[" not in busy_worker.log()
     finally:
-        mock.patch.stopall()
         for process in reversed(started):
             process.stop()
         shutil.rmtree(Path(settings.VAR_DIR) / f"test-{run_id}", ignore_errors=True)

@@ -201,6 +201,37 @@ def test_a_recording_keeps_what_every_thread_would_send_and_sends_nothing(listen
     assert sent == [("t.three", [3])]
 
 
+def test_a_recording_of_some_tasks_lets_everything_else_go(listener, monkeypatch):
+    """``effects.recording(tasks=..., sends=False)``: only the tasks it names are recorded
+    (a test holds back a match's ``run_match`` to send it to a worker of its own); other
+    tasks and the group sends go as usual, or to an enclosing recording that takes them."""
+    from asgiref.sync import async_to_sync
+
+    from config.celery import app
+    from web import effects
+
+    sent: list = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, **options: sent.append((name, args)))
+    with effects.recording(tasks=["t.held"], sends=False) as held:
+        effects.send_task("t.held", args=[1], queue="q")
+        effects.send_task("t.other", args=[2], queue="q")
+        effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "goes"})
+        async_to_sync(effects.asend)([(SITE_GROUP, {"type": "site.heartbeat", "worker": "goes too"})])
+        with effects.recording() as everything:
+            effects.send_task("t.held", args=[3], queue="q")
+            effects.send_task("t.other", args=[4], queue="q")
+            effects.group_send(SITE_GROUP, {"type": "site.heartbeat", "worker": "kept"})
+        with effects.recording() as outer, effects.recording(tasks=["t.held"]) as inner:
+            effects.send_task("t.held", args=[5], queue="q")
+            effects.send_task("t.other", args=[6], queue="q")
+    assert held.tasks == [("t.held", [1], "q", None)] and held.sends == []
+    assert sent == [("t.other", [2])]
+    assert [listener.get(5.0)["worker"] for _ in range(2)] == ["goes", "goes too"] and listener.get() is None
+    assert everything.tasks == [("t.held", [3], "q", None), ("t.other", [4], "q", None)]
+    assert everything.for_group(SITE_GROUP) == [{"type": "site.heartbeat", "worker": "kept"}]
+    assert inner.tasks == [("t.held", [5], "q", None)] and outer.tasks == [("t.other", [6], "q", None)]
+
+
 def test_a_step_collects_its_group_sends_for_its_caller_who_sends_them_from_an_event_loop(listener, monkeypatch,
                                                                                         django_capture_on_commit_callbacks):
     """``effects.collecting`` keeps the group sends of the transactions committed in the

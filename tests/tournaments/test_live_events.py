@@ -501,7 +501,7 @@ def test_check_in_and_my_match_over_the_api(organiser, client):
 
 def _series(*games):
     pairing = Pairing(entries=[10, 20], series=[
-        {"match": i, "places": list(places), "forfeit": list(forfeit), "adjudicated": adjudicated, "conquest": None}
+        {"match": i, "places": list(places), "forfeit": list(forfeit), "adjudicated": adjudicated, "score": None}
         for i, (places, forfeit, adjudicated) in enumerate(games)])
     return pairing
 

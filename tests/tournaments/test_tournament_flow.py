@@ -4,6 +4,7 @@ event advanced by its service): every format reaches a winner with consistent re
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from tournament_helpers import fill, make_event, play_out
 
 from matches.models import Match
@@ -86,7 +87,17 @@ def test_conquest_pods_of_seven(organiser, sent):
     assert event.state == Tournament.State.FINISHED
     assert all(m.status == Match.Status.DONE for m in Match.objects.filter(kind="tournament"))
     rows = standings_rows(tournament=event)
-    assert all(r["conquest"] >= 0 for r in rows)
+    assert all(r["score"] >= 0 for r in rows)
+    # The game's event score is served as `score`, named by the game (Conquest: "Conquest").
+    stored = {}
+    for pairing in Pairing.objects.filter(round__tournament=event):
+        for entry, score in zip(pairing.entries, pairing.result["score"] or [0] * len(pairing.entries), strict=True):
+            stored[entry] = stored.get(entry, 0) + score
+    served = Client().get(f"/api/tournaments/{event.pk}/standings/").json()
+    assert {r["entry"]["id"]: r["score"] for r in served} == stored and sum(stored.values()) > 0
+    assert not any("conquest" in r for r in served)
+    assert Client().get(f"/api/tournaments/{event.pk}/").json()["score_label"] == "Conquest"
+    assert ">Conquest</th>" in Client().get(f"/tournaments/{event.pk}/").content.decode()
 
 
 def test_round_one_seeds_by_ladder_rating_and_unrated_decks_by_the_tournament_seed(organiser, sent):

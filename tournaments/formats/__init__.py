@@ -1,11 +1,11 @@
 """Tournament formats as pure functions and one object per format: Swiss, round robin,
-Conquest pods, elimination brackets and standings. No Django, no I/O: the ``tournaments``
+pods, elimination brackets and standings. No Django, no I/O: the ``tournaments``
 app stores entries and results and asks an event's :class:`Format` what to play next.
 See docs/tournaments.md ("Formats") and docs/architecture.md ("The Format contract").
 """
 
 from .bracket import Bracket, DoubleElimination, SingleElimination, SwissWithTopCut, swiss_top_cut
-from .pods import ConquestPods, pod_pairings, pod_rounds, pod_sizes
+from .pods import Pods, pod_pairings, pod_rounds, pod_sizes
 from .registry import (
     GROUP_STAGES,
     KNOCKOUT_STAGES,
@@ -29,7 +29,7 @@ from .types import DEFAULT_POINTS, Pairing, Player, PointsTable, Result, Standin
 # The formats of today, under the keys stored in Tournament.format (registration order is
 # the order they are listed in).
 for _format in (Swiss(), SingleElimination(), DoubleElimination(), RoundRobin(), SwissWithTopCut(),
-                ConquestPods()):
+                Pods()):
     register(_format)
 del _format
 
@@ -39,7 +39,6 @@ __all__ = [
     "KNOCKOUT_STAGES",
     "SETTING_NAMES",
     "Bracket",
-    "ConquestPods",
     "DoubleElimination",
     "EventState",
     "Format",
@@ -47,6 +46,7 @@ __all__ = [
     "PairSpec",
     "Pairing",
     "Player",
+    "Pods",
     "PointsTable",
     "Result",
     "RoundRobin",

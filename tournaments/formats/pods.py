@@ -1,5 +1,5 @@
-"""Swiss pods for multiplayer Conquest: pods of 4 (or 3), within score groups; and the
-Conquest pods format (:class:`ConquestPods`)."""
+"""Swiss pods for a multiplayer game: pods of 4 (or 3), within score groups; and the pods
+format (:class:`Pods`, stored under its first key ``conquest_pods``)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def pod_sizes(n: int, pod_size: int = 4) -> list[int]:
     (two pods of 2 for a remainder of 1, one for 2); 1 player alone gets a bye.
     """
     if pod_size not in (3, 4):
-        raise ValueError(f"Conquest pods hold 3 or 4 players, not {pod_size}")
+        raise ValueError(f"pods hold 3 or 4 players, not {pod_size}")
     if n <= 0:
         return []
     if n <= 2:
@@ -129,12 +129,13 @@ def pod_rounds(n: int, pod_size: int) -> int:
     return max(2, math.ceil(math.log(n) / math.log(pod_size)) + 1)
 
 
-class ConquestPods(GroupFormat):
-    """Conquest pods (:func:`pod_pairings`): multiplayer Conquest games of 3 or 4, paired
+class Pods(GroupFormat):
+    """Pods (:func:`pod_pairings`): multiplayer games of 3 or 4, paired
     like a Swiss; ``rounds`` rounds or :func:`pod_rounds`; late entries welcome."""
 
+    #: The key events have been stored under since the format was first offered.
     key = "conquest_pods"
-    label = "Conquest pods"
+    label = "Pods"
     stage = "pods"
     settings = ("rounds", "players_per_game", "late_entry_rounds")
     seats = (3, 4)
@@ -149,7 +150,7 @@ class ConquestPods(GroupFormat):
                                 f"{game.title} seats at most {game.max_seats}"]
 
     def seats_error(self, per_game: Any) -> str:
-        return f"Conquest pods seat 3 or 4 players per game, not {per_game!r}"
+        return f"pods seat 3 or 4 players per game, not {per_game!r}"
 
     def rounds_for(self, field_size: int, settings: Mapping[str, Any]) -> int:
         return settings.get("rounds") or pod_rounds(field_size, settings["players_per_game"])

@@ -21,8 +21,8 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
        opponents), of that opponent's match-win %, each floored at 1/3;
     3. game-win % (GW): (3 x games won + games drawn) / (3 x games played), byes as 2-0;
     4. opponents' game-win % (OGW): as OMW, with each opponent's GW floored at 1/3;
-    5. for a game with a standings score (``Game.standings_score_label``: Conquest's
-       Conquest), the total of ``Result.conquest`` over the event;
+    5. for a game with a standings score (``Game.standings_score_label``), the total of
+       ``Result.score`` over the event;
     6. head-to-head: inside a group still tied, if every two of them have met, the one with
        more wins than losses against the others of the group ranks higher;
     7. ``decided``: orders fixed by Match the Twos, each a list of player ids best first;
@@ -61,8 +61,8 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
             st.game_wins += r.game_wins[i]
             st.game_draws += game_draws
             st.games += r.games
-            if r.conquest is not None:
-                st.conquest += r.conquest[i]
+            if r.score is not None:
+                st.score += r.score[i]
             for j, other in enumerate(r.players):
                 if j != i:
                     st.opponents.append(other)
@@ -88,11 +88,11 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
 
     omw = {pid: mean_floored(mw_num, mw_den, st.opponents) for pid, st in stats.items()}
     ogw = {pid: mean_floored(gw_num, gw_den, st.opponents) for pid, st in stats.items()}
-    conquest = games[game].standings_score_label is not None
+    scored = games[game].standings_score_label is not None
 
     # Sort on integer ranks of the exact values: the same order, much cheaper to compare.
     omw_rank, gwp_rank, ogw_rank = (_dense_rank(values) for values in (omw, gwp, ogw))
-    keys = {pid: (-st.points, -omw_rank[pid], -gwp_rank[pid], -ogw_rank[pid], -st.conquest if conquest else 0)
+    keys = {pid: (-st.points, -omw_rank[pid], -gwp_rank[pid], -ogw_rank[pid], -st.score if scored else 0)
             for pid, st in stats.items()}
     key = keys.__getitem__
 
@@ -131,7 +131,7 @@ def standings(players: Sequence[Player], results: Sequence[Result], *, game: str
                 position=position, rank=rank, player=pid, seed=seeds[pid], points=st.points, matches=st.matches,
                 wins=st.wins, draws=st.draws, losses=st.losses, byes=st.byes, game_wins=st.game_wins,
                 games=st.games, mwp=float(mwp[pid]), omw=float(omw[pid]), gwp=float(gwp[pid]),
-                ogw=float(ogw[pid]), conquest=st.conquest, h2h=h2h[pid], dropped=pid in dropped,
+                ogw=float(ogw[pid]), score=st.score, h2h=h2h[pid], dropped=pid in dropped,
                 tied_with=tuple(o for o in piece if o != pid),
             ))
     return table
@@ -145,11 +145,11 @@ def _dense_rank(values: dict[int, Fraction]) -> dict[int, int]:
 
 class _Stats:
     __slots__ = ("points", "max_points", "matches", "wins", "draws", "losses", "byes", "game_wins", "game_draws",
-                 "games", "conquest", "opponents", "beat")
+                 "games", "score", "opponents", "beat")
 
     def __init__(self) -> None:
         self.points = self.max_points = self.matches = self.wins = self.draws = self.losses = self.byes = 0
-        self.game_wins = self.game_draws = self.games = self.conquest = 0
+        self.game_wins = self.game_draws = self.games = self.score = 0
         self.opponents: list[int] = []
         self.beat: dict[int, int] = {}
 

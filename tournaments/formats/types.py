@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 #: Match points by finishing place, per number of players in the match (the bye is a
 #: "match" of one). Two players: a win is 3, a loss 0; a draw shares places 1-2 and so scores
-#: the rounded-down average of 3 and 0, that is 1 (see :func:`place_points`). Conquest pods
-#: of 4 score 3/2/1/0 (the issue's default); pods of 3 score 3/1/0 (first and last score as
+#: the rounded-down average of 3 and 0, that is 1 (see :func:`place_points`). Pods
+#: of 4 score 3/2/1/0 (the default); pods of 3 score 3/1/0 (first and last score as
 #: in a pod of 4, the middle place gets the 1 that a pod of 4's third place gets).
 DEFAULT_POINTS: Mapping[int, tuple[int, ...]] = {1: (3,), 2: (3, 0), 3: (3, 1, 0), 4: (3, 2, 1, 0)}
 
-#: Conquest tournaments use the same table; an organiser may pass another one.
+#: Multiplayer events use the same table; an organiser may pass another one.
 PointsTable = Mapping[int, tuple[int, ...]]
 
 
@@ -36,14 +36,15 @@ class Player:
 
 @dataclass(frozen=True)
 class Result:
-    """One finished pairing: two players, a Conquest pod of 2-4, or a bye (one player).
+    """One finished pairing: two players, a pod of 2-4, or a bye (one player).
 
     ``places`` runs parallel to ``players``: 1 is first; equal places are a draw / a shared
     place, ranked "1, 1, 3" (the place after a shared one skips); every player last
     ("2, 2") is a table nobody won (both players forfeited a live match): a loss for each.
     ``game_wins``: games won by each player in the match; ``games``: games played (a drawn
     two-player game counts in ``games`` but in nobody's ``game_wins``).
-    ``conquest``: Conquest scored by each player over the match (Conquest events only).
+    ``score``: the game's standings score (``Game.standings_score_label``) each player
+    made over the match; None for a game without one.
     ``match_key``: the bracket key ("W1-3") for elimination matches, "" otherwise.
     A bye is ``Result(round=r, players=(p,), places=(1,), game_wins=(2,), games=2, bye=True)``;
     :func:`bye_result` builds one.
@@ -55,7 +56,7 @@ class Result:
     game_wins: tuple[int, ...]
     games: int
     bye: bool = False
-    conquest: tuple[int, ...] | None = None
+    score: tuple[int, ...] | None = None
     match_key: str = ""
 
     def __post_init__(self) -> None:
@@ -66,8 +67,8 @@ class Result:
             raise ValueError(f"a player appears twice in one result: {self.players}")
         if len(self.places) != n or len(self.game_wins) != n:
             raise ValueError("places and game_wins must have one entry per player")
-        if self.conquest is not None and len(self.conquest) != n:
-            raise ValueError("conquest must have one entry per player")
+        if self.score is not None and len(self.score) != n:
+            raise ValueError("score must have one entry per player")
         if any(p < 1 or p > n for p in self.places):
             raise ValueError(f"places run from 1 to {n}: {self.places}")
         # Everybody last (2, 2): a table nobody won, such as both players forfeiting.
@@ -135,7 +136,7 @@ class Standing:
     omw: float
     gwp: float
     ogw: float
-    conquest: int
+    score: int
     h2h: int
     dropped: bool
     tied_with: tuple[int, ...] = ()

@@ -4,15 +4,15 @@ The picture is deterministic: a random stream seeded with a hash of the card's g
 name, type, costs, stats and keywords picks the colours and places the shapes, so a card
 always looks the same, and two cards look different. What a player reads at a glance:
 
-- the palette: the game's (``Game.art_hue``: TempoFront cool blues, Conquest warm golds)
+- the palette: the game's (``Game.art_hue``: a hue of its own, cool blues, warm golds)
   shifted per card;
 - the backdrop (rays, waves, stripes or motes) and the emblem's colour, per card;
 - the emblem in the middle: the card type (a crest, shield, burst or chevrons with a small
   mirrored sigil of its own for creatures, a crown or a sun for
   commanders, shards for tactics, rings for responses, hills for Sites, a gem for
   Attachments, crystals for Fragments);
-- the ring of dots around the emblem: the number the game names (``Game.art_dots``:
-  TempoFront's Focus cost, Conquest's CQ);
+- the ring of dots around the emblem: the number the game names (``Game.art_dots``, the
+  key of one of its card's numbers: a cost, a value);
 - small marks along the bottom edge: its keywords (Armor, Ranged, On Reveal, Plague...).
 
 Pure Python and no Django: the view serves it, the templates link it.

@@ -1,8 +1,9 @@
 """Reads of the card pools: every card of a game as a :class:`CardFace`, search and lookup.
 
-The engine owns the card data (``GAME.cards()``); this module only turns each card's JSON
-into what a card face shows — name, costs, type line, keywords, rules text, stats — the
-same way for both games, so one template draws every card. Pools are read once per
+The engine owns the card data (``GAME.cards()``) and says which of its numbers a face shows
+(``web.games.card_fields``); this module only turns each card's JSON into what a card face
+shows — name, costs, type line, keywords, rules text, stats — the same way for every game,
+so one template draws every card. Pools are read once per
 process: card data changes only with a new engine release.
 """
 
@@ -13,28 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from decks.cards.art import art_seed
 from engine import games
-from web.games import GAME_TITLES
+from web.games import GAME_TITLES, card_fields
 
-#: Costs shown in the corner of a face, by the key in the card JSON: (label, short label).
-COST_FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("focus", "Focus", "F"),
-    ("time", "Time", "T"),
-)
-#: Stats shown along the bottom of a face.
-STAT_FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("power", "Power", "PWR"),
-    ("vitality", "Vitality", "VIT"),
-    ("presence", "Presence", "PRE"),
-    ("armor", "Armor", "ARM"),
-    ("cq", "Conquest", "CQ"),
-)
-#: The order card types are listed in (pools, decklists): creatures first, tricks last.
-TYPE_ORDER: tuple[str, ...] = (
-    "leader", "celestial", "entity", "unit", "site", "attachment", "tactic", "lightspeed", "reaction", "fragment",
-)
-#: Words for the targets a TempoFront reaction or attachment names.
+#: Words for the targets a reaction or attachment names.
 _ATTACH_WORDS = {"friendly": "a friendly Entity", "enemy": "an enemy Entity", "any": "any Entity"}
 
 
@@ -85,8 +71,6 @@ class CardFace:
     def art_url(self) -> str:
         """The card's generated picture (``/cards/<game>/<id>/art.svg``), versioned by the
         data it is drawn from, so that it can be cached for a long time."""
-        from django.urls import reverse
-
         return reverse("cards:art", args=[self.game, self.id]) + f"?v={art_seed(self.data, self.game)[:10]}"
 
     @property
@@ -140,7 +124,8 @@ def face_from_json(game: str, data: Mapping[str, Any], *, commander_type: str) -
     """The face of one card given its engine JSON."""
     card_type = str(data.get("type", ""))
     title = str(data.get("type_name") or card_type.replace("_", " ").title())
-    stats = _figures(data, STAT_FIELDS)
+    fields = card_fields(game)
+    stats = _figures(data, fields.stats)
     if card_type == "attachment":
         # An Attachment's numbers are bonuses to its Entity: only the ones it gives, signed.
         stats = tuple(Figure(f.key, f.label, f.short, f.value, signed=True) for f in stats if f.value)
@@ -154,7 +139,7 @@ def face_from_json(game: str, data: Mapping[str, Any], *, commander_type: str) -
         type=card_type,
         type_title=title,
         type_line=_type_line(game, data, title),
-        costs=_figures(data, COST_FIELDS),
+        costs=_figures(data, fields.costs),
         stats=stats,
         keywords=tuple(str(k) for k in data.get("keywords") or ()),
         text=str(data.get("text") or ""),
@@ -165,24 +150,26 @@ def face_from_json(game: str, data: Mapping[str, Any], *, commander_type: str) -
 
 
 def commander_type(game: str) -> str:
-    """The card type of a game's commander: 'leader' (TempoFront) or 'celestial' (Conquest)."""
+    """The card type of a game's commander: its ``commander_label`` in lower case ('leader')."""
     return games[game].commander_label.lower()
 
 
 @functools.cache
 def card_pool(game: str) -> tuple[CardFace, ...]:
-    """Every card of ``game``, commanders first, then by type (``TYPE_ORDER``) and name.
+    """Every card of ``game``, commanders first, then by type (the game's ``card_type_order``) and name.
     ``KeyError`` for an unknown game."""
     if game not in GAME_TITLES:
         raise KeyError(game)
     kind = commander_type(game)
     faces = [face_from_json(game, data, commander_type=kind) for data in games[game].cards()]
-    return tuple(sorted(faces, key=lambda f: (not f.is_commander, type_rank(f.type), f.name.casefold())))
+    return tuple(sorted(faces, key=lambda f: (not f.is_commander, type_rank(f.type, game=game), f.name.casefold())))
 
 
-def type_rank(card_type: str) -> tuple[int, str]:
-    """Sort key of a card type: its place in ``TYPE_ORDER``, unknown types last by name."""
-    return (TYPE_ORDER.index(card_type), "") if card_type in TYPE_ORDER else (len(TYPE_ORDER), card_type)
+def type_rank(card_type: str, *, game: str) -> tuple[int, str]:
+    """Sort key of a card type: its place in the game's ``card_type_order``, unknown types
+    last by name."""
+    order = card_fields(game).type_order
+    return (order.index(card_type), "") if card_type in order else (len(order), card_type)
 
 
 def card_get(*, game: str, card_id: str) -> CardFace | None:
@@ -199,7 +186,7 @@ def card_by_name(*, game: str, name: str) -> CardFace | None:
 
 
 def card_search(*, game: str | None = None, q: str | None = None, card_type: str | None = None) -> list[CardFace]:
-    """Cards of one game (or both), filtered by type and by the words of ``q``."""
+    """Cards of one game (or every game), filtered by type and by the words of ``q``."""
     chosen = [game] if game else list(GAME_TITLES)
     out: list[CardFace] = []
     for key in chosen:
@@ -213,7 +200,7 @@ def card_search(*, game: str | None = None, q: str | None = None, card_type: str
 
 
 def card_types(*, game: str | None = None) -> list[tuple[str, str]]:
-    """The card types of one game (or both) as ``(type, title)``, in pool order."""
+    """The card types of one game (or every game) as ``(type, title)``, in pool order."""
     seen: dict[str, str] = {}
     for face in card_search(game=game):
         seen.setdefault(face.type, face.type_title)
@@ -221,5 +208,5 @@ def card_types(*, game: str | None = None) -> list[tuple[str, str]]:
 
 
 def commanders(*, game: str) -> list[CardFace]:
-    """The Leaders (TempoFront) or Celestials (Conquest) a deck may choose."""
+    """The commanders (Leaders, Celestials, ...) a deck of ``game`` may choose."""
     return [face for face in card_pool(game) if face.is_commander]

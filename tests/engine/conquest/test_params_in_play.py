@@ -131,7 +131,7 @@ def test_mulligans_and_the_battles_that_allow_them_are_parameters():
 
 
 def test_the_view_shows_the_battle_number_of_the_total():
-    """Views: "Battle 2 of 4" comes from view["battle"] and view["battle_of"] (docs/rules/conquest.md)."""
+    """Views: "Battle 2 of 4" comes from view["battle"] and view["battle_of"] (engine/conquest/site/rules.md)."""
     state = GAME.new_match(list(GAME.starter_decks().values())[:2], 1, {"battles": 4})
     view = state.view(None)
     assert (view["battle"], view["battle_of"]) == (1, 4) and view["params_changed"] == []

@@ -1,5 +1,5 @@
 """One test per phase step of shared/seeds/conquest-rules.txt ("Exact rule"), each from the
-smallest position that shows it. Rulings of our own are cited as R-... (docs/rules/conquest.md).
+smallest position that shows it. Rulings of our own are cited as R-... (engine/conquest/site/rules.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """One test per ruling of shared/RULINGS.md (C1-C10) and per ruling of our own (R-..., in
-docs/rules/conquest.md), each from the smallest position that shows it. C11 (Match the Twos)
+engine/conquest/site/rules.md), each from the smallest position that shows it. C11 (Match the Twos)
 is in test_match_the_twos.py.
 """
 

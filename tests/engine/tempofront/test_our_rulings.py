@@ -1,4 +1,4 @@
-"""The rulings of docs/rules/tempofront.md (R1-R24), where the rules text and RULINGS.md
+"""The rulings of engine/tempofront/site/rules.md (R1-R24), where the rules text and RULINGS.md
 are silent. Each test names the ruling it pins."""
 
 from __future__ import annotations

@@ -17,23 +17,20 @@ def matches(transactional_db):
     from decks.services import deck_register
     from engine import games
     from matches.models import Match
-    from matches.services import match_challenge
+    from matches.services import RUN_MATCH, match_challenge
     from matches.tasks import run_match
+    from web import effects
 
     owner = User.objects.create_user("fair", password="fair-passphrase-42")
     game = games["tempofront"]
     versions = [deck_register(owner=owner, game="tempofront", name=f"Deck {i}", pilot="random",
                               decklist=deck.to_text(game.commander_label)).latest_version
                 for i, deck in enumerate(list(game.starter_decks().values())[:2])]
-    from matches import services
-
-    sent = services._enqueue
-    services._enqueue = lambda *args, **kwargs: None
-    try:
+    # Their tasks are held back: the running match must stay unplayed, the other is played here.
+    with effects.recording(tasks=[RUN_MATCH]) as held:
         running = match_challenge(created_by=owner, deck_versions=versions, best_of=1, seed=SEED)
         done = match_challenge(created_by=owner, deck_versions=versions, best_of=1, seed=SEED + 1)
-    finally:
-        services._enqueue = sent
+    assert held.tasks_named(RUN_MATCH) == [[running.pk], [done.pk]]
     Match.objects.filter(pk=running.pk).update(status=Match.Status.RUNNING)
     run_match.apply(args=[done.pk])
     return running.pk, done.pk

@@ -24,9 +24,9 @@ from config.celery import app as celery_app
 from decks.models import Deck
 from decks.services import deck_register
 from engine import games
-from matches import services as match_services
 from matches.models import Match
 from matches.services import RUN_MATCH, match_challenge
+from web import effects
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -99,8 +99,8 @@ def test_decks_of_the_game_are_checked_by_its_own_rules(highcard, client):
 
 @pytest.mark.django_db
 def test_its_rules_pages_are_its_own_and_borrow_nothing_from_another_game(highcard, client):
-    """The rules index and the rules page of a game with no blurb, lead or board diagram of
-    its own show none: never another game's."""
+    """The rules index and the rules page of a game show its own parts (Highcard has a
+    blurb and a lead, and no board diagram), never another game's."""
     index = client.get("/rules/").content.decode()
     assert "Highcard" in index and index.count("Two to four players, hidden placements") == 1
     page = client.get("/rules/highcard/")
@@ -158,7 +158,7 @@ class Worker:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_bot_match_is_played_by_a_worker_and_its_replay_is_shown(highcard, client, monkeypatch, tmp_path,
+def test_a_bot_match_is_played_by_a_worker_and_its_replay_is_shown(highcard, client, tmp_path,
                                                                     service_env):
     """A worker started with ``--include tiny_game_registered`` knows Highcard, as a worker
     of a deployed game would import its package: the challenge is played there, to the end."""
@@ -171,11 +171,11 @@ def test_a_bot_match_is_played_by_a_worker_and_its_replay_is_shown(highcard, cli
         worker.wait_ready()
         # The challenge's own message would go to the shared matches queue, which this
         # run's other workers (which do not know Highcard) serve: send it to this worker.
-        monkeypatch.setattr(match_services, "_enqueue", lambda *args, **kwargs: None)
-        match = match_challenge(created_by=alice, deck_versions=[deck(alice).latest_version,
-                                                                 deck(bob, HIGH, "High").latest_version],
-                                best_of=3, params={"rounds": 2})
-        monkeypatch.undo()
+        with effects.recording(tasks=[RUN_MATCH]) as held:
+            match = match_challenge(created_by=alice, deck_versions=[deck(alice).latest_version,
+                                                                     deck(bob, HIGH, "High").latest_version],
+                                    best_of=3, params={"rounds": 2})
+        assert held.tasks_named(RUN_MATCH) == [[match.pk]]
         celery_app.send_task(RUN_MATCH, args=[match.pk], queue=queue)
         match = _wait_for(match.pk, worker.log_path)
     finally:

@@ -1,4 +1,4 @@
-"""The guide: rules pages rendered from docs/rules/, glossaries, the glossary JSON and the
+"""The guide: rules pages rendered from each game's own rules document, glossaries, the glossary JSON and the
 status page."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import tomllib
 import pytest
 
 from decks.cards.selectors import card_pool
-from guide.selectors import GLOSSARY_DIR, glossary, rules_page, term_lookup
+from guide.selectors import glossary, glossary_path, rules_page, term_lookup
 
 GAMES = ["tempofront", "conquest"]
 
@@ -33,7 +33,7 @@ def test_every_issue_term_and_every_card_keyword_has_a_glossary_entry(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_glossary_files_have_unique_slugs_and_every_field(game):
-    data = tomllib.loads((GLOSSARY_DIR / f"{game}.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(glossary_path(game).read_text(encoding="utf-8"))
     slugs = [entry["slug"] for entry in data["term"]]
     assert len(slugs) == len(set(slugs))
     for entry in data["term"]:
@@ -48,7 +48,7 @@ def test_rules_page_renders_the_rules_document_with_a_diagram_and_contents(clien
     assert response.status_code == 200
     html = response.content.decode()
     page = rules_page(game=game)
-    # One source: every player section of docs/rules/<game>.md is on the page, with its anchor.
+    # One source: every player section of the game's site/rules.md is on the page, with its anchor.
     assert page.player_sections
     for heading, _ in page.player_sections:
         assert f'id="{heading.id}"' in html

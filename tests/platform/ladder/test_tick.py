@@ -16,17 +16,6 @@ from matches.models import Match
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def enqueued(monkeypatch):
-    """The tasks the match services send on commit, as (task, id, queue)."""
-    from matches import services
-
-    calls = []
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, *, queue="matches": calls.append(
-        (name, object_id, queue)))
-    return calls
-
-
 def set_rating(deck, mu: float, sigma: float, games: int = 20) -> None:
     Rating.objects.update_or_create(pool=Pool.BOTS, game=deck.game, deck=deck,
                                     defaults={"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "games": games})
@@ -36,7 +25,7 @@ def pairs(match_ids) -> set[frozenset[str]]:
     return {frozenset(s.deck_version.deck.name for s in Match.objects.get(pk=m).seats.all()) for m in match_ids}
 
 
-def test_the_tick_pairs_decks_of_similar_rating_on_the_ladder_queue(alice, settings, enqueued,
+def test_the_tick_pairs_decks_of_similar_rating_on_the_ladder_queue(alice, settings, effects_recorded,
                                                                     django_capture_on_commit_callbacks):
     settings.LADDER_MAX_IN_FLIGHT = 10
     decks = {name: make_deck(alice, index=i, name=name, ladder=True) for i, name in enumerate("ABCD")}
@@ -48,10 +37,10 @@ def test_the_tick_pairs_decks_of_similar_rating_on_the_ladder_queue(alice, setti
     assert pairs(report.created) == {frozenset("AB"), frozenset("CD")}
     matches = Match.objects.filter(pk__in=report.created)
     assert {m.kind for m in matches} == {"ladder"} and {m.created_by for m in matches} == {None}
-    assert [(name, queue) for name, _, queue in enqueued] == [("matches.run_match", "ladder")] * 2
+    assert sorted(effects_recorded.tasks) == sorted(("matches.run_match", [m], "ladder", None) for m in report.created)
 
 
-def test_new_and_uncertain_decks_are_paired_first(alice, settings, enqueued):
+def test_new_and_uncertain_decks_are_paired_first(alice, settings, effects_recorded):
     settings.LADDER_MAX_IN_FLIGHT = 1
     settled = [make_deck(alice, index=i, name=f"settled {i}", ladder=True) for i in range(3)]
     for deck in settled:
@@ -62,7 +51,7 @@ def test_new_and_uncertain_decks_are_paired_first(alice, settings, enqueued):
     assert Rating.objects.filter(deck=new).count() == 0
 
 
-def test_the_in_flight_cap_holds_and_busy_decks_wait(alice, settings, enqueued):
+def test_the_in_flight_cap_holds_and_busy_decks_wait(alice, settings, effects_recorded):
     settings.LADDER_MAX_IN_FLIGHT = 2
     for i in range(8):
         make_deck(alice, index=i, name=f"deck {i}", ladder=True)
@@ -79,7 +68,7 @@ def test_the_in_flight_cap_holds_and_busy_decks_wait(alice, settings, enqueued):
     assert Match.objects.filter(kind="ladder", status__in=("queued", "running")).count() == 2
 
 
-def test_no_deck_meets_the_same_opponent_twice_in_a_row(alice, settings, enqueued):
+def test_no_deck_meets_the_same_opponent_twice_in_a_row(alice, settings, effects_recorded):
     settings.LADDER_MAX_IN_FLIGHT = 1
     a, b, c = (make_deck(alice, index=i, name=n, ladder=True) for i, n in enumerate("ABC"))
     for deck, mu in ((a, 30.0), (b, 30.0), (c, 10.0)):
@@ -96,7 +85,7 @@ def test_no_deck_meets_the_same_opponent_twice_in_a_row(alice, settings, enqueue
         assert before != after, seen  # never the same pairing twice in a row
 
 
-def test_two_decks_alone_on_the_ladder_do_not_play_each_other_twice_in_a_row(alice, settings, enqueued):
+def test_two_decks_alone_on_the_ladder_do_not_play_each_other_twice_in_a_row(alice, settings, effects_recorded):
     settings.LADDER_MAX_IN_FLIGHT = 4
     make_deck(alice, name="A", ladder=True), make_deck(alice, index=1, name="B", ladder=True)
     assert len(ladder_tick().created) == 1
@@ -104,7 +93,7 @@ def test_two_decks_alone_on_the_ladder_do_not_play_each_other_twice_in_a_row(ali
     assert ladder_tick().created == []
 
 
-def test_ladder_results_are_rated_and_archived_decks_leave_the_ladder(alice, bob, settings, enqueued):
+def test_ladder_results_are_rated_and_archived_decks_leave_the_ladder(alice, bob, settings, effects_recorded):
     settings.LADDER_MAX_IN_FLIGHT = 4
     a, b = make_deck(alice, name="A", ladder=True), make_deck(bob, index=1, name="B", ladder=True)
     finish([a, b], [1, 2], kind="ladder")

@@ -100,8 +100,9 @@ def test_the_banner_appears_without_reload_and_opens_the_board(alice_cookie, asg
         title = f"Spring Swiss, round {len(announced) + 2}"
         match_id = start_match(title)
         announced.append(match_id)
+        # Wait for this match's own item (the earlier width's is already there).
+        banner.locator(f'{ITEMS}[data-match-id="{match_id}"]').wait_for(timeout=15_000)
         newest = banner.locator(ITEMS).first
-        newest.wait_for(timeout=15_000)
         status = page.get_by_role("status").filter(has=page.locator("[data-live-ready-list]"))
         assert f"Your match is ready: {title} vs bob (TempoFront)" in status.inner_text()
         assert newest.get_attribute("data-match-id") == str(match_id)

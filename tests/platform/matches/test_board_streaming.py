@@ -4,6 +4,9 @@ last position always sent."""
 from __future__ import annotations
 
 import json
+import logging
+
+from django.test import override_settings
 
 from engine import games
 from engine.core import Rng
@@ -20,12 +23,10 @@ class FakeClock:
         return self.now
 
 
-def test_frames_are_throttled_public_and_end_with_the_final_position():
+def test_frames_are_throttled_public_and_end_with_the_final_position(effects_recorded):
     game = games["tempofront"]
     decks = list(game.starter_decks().values())[:2]
-    frames = []
-    streamer = BoardStreamer(match_id=7, game=1, interval=1.0, clock=FakeClock(),
-                             send=lambda match_id, frame: frames.append((match_id, frame)))
+    streamer = BoardStreamer(match_id=7, game=1, interval=1.0, clock=FakeClock())
     hands = set()
 
     def on_action(n, state, events):
@@ -34,7 +35,8 @@ def test_frames_are_throttled_public_and_end_with_the_final_position():
         streamer(n, state, events)
 
     result = play_match(game, decks, [RandomBot(), RandomBot()], seed=3, on_action=on_action)
-    assert frames and all(match_id == 7 for match_id, _ in frames)
+    frames = effects_recorded.sends
+    assert frames and all(group == "match.7" for group, _ in frames)
     # One frame a second of a 0.1 s-per-action clock: about one frame per ten actions.
     assert len(frames) <= result.actions // 10 + 2
     last = frames[-1][1]
@@ -45,14 +47,16 @@ def test_frames_are_throttled_public_and_end_with_the_final_position():
     assert sum(len(frame["events"]) for _, frame in frames) >= result.actions // 2
 
 
-def test_a_failing_channel_layer_never_stops_the_worker():
+def test_a_failing_channel_layer_never_stops_the_worker(closed_port, caplog):
+    """The channel layer is a Redis server that is down: the frame is lost (logged) and the
+    worker's match goes on."""
     game = games["conquest"]
     state = game.new_match(list(game.starter_decks().values())[:2], 1, {})
-
-    def broken(match_id, frame):
-        raise ConnectionError("redis is down")
-
-    streamer = BoardStreamer(match_id=1, game=1, send=broken)
+    down = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                        "CONFIG": {"hosts": [f"redis://127.0.0.1:{closed_port}/0"]}}}
+    streamer = BoardStreamer(match_id=1, game=1)
     seat = state.to_act()[0]
     events = state.apply(seat, Rng(1).choice(state.legal_actions(seat)))
-    assert streamer(1, state, events) is True
+    with override_settings(CHANNEL_LAYERS=down), caplog.at_level(logging.ERROR, logger="web.effects"):
+        assert streamer(1, state, events) is True
+    assert "could not broadcast to group 'match.1'" in caplog.text

@@ -47,7 +47,7 @@ def played_match(decks, *, best_of=1, seed=3) -> Match:
 # --------------------------------------------------------------------------- POST /api/matches/
 
 
-def test_challenge_by_token_plays_the_latest_versions_and_is_enqueued(alice, bob, enqueued,
+def test_challenge_by_token_plays_the_latest_versions_and_is_enqueued(alice, bob, effects_recorded,
                                                                      django_capture_on_commit_callbacks):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -59,17 +59,17 @@ def test_challenge_by_token_plays_the_latest_versions_and_is_enqueued(alice, bob
     assert [(s["deck_id"], s["version"], s["owner"]) for s in body["seats"]] == [(mine.pk, 1, "alice"),
                                                                               (theirs.pk, 1, "bob")]
     assert body["winner"] is None and body["games"] == [] and body["progress"] == 0
-    assert enqueued.calls == [(RUN_MATCH, body["id"])]
+    assert effects_recorded.tasks == [(RUN_MATCH, [body["id"]], "matches", None)]
     assert Match.objects.get(pk=body["id"]).seats.get(seat=0).deck_version == version(mine)
 
 
-def test_challenge_needs_a_signed_in_player(alice, bob, enqueued):
+def test_challenge_needs_a_signed_in_player(alice, bob, effects_recorded):
     decks = [make_deck(alice, "conquest").pk, make_deck(bob, "conquest").pk]
     assert_error(client_for().post("/api/matches/", {"decks": decks}, format="json"), 401, "not_authenticated")
     assert Match.objects.count() == 0
 
 
-def test_nobody_challenges_with_two_decks_of_other_players(alice, bob, enqueued, db):
+def test_nobody_challenges_with_two_decks_of_other_players(alice, bob, effects_recorded, db):
     from django.contrib.auth.models import User
 
     carol = User.objects.create_user("carol", password="pw-carol-123")
@@ -80,7 +80,7 @@ def test_nobody_challenges_with_two_decks_of_other_players(alice, bob, enqueued,
     assert Match.objects.count() == 0
 
 
-def test_the_challengers_own_deck_must_be_listed_first(alice, bob, enqueued):
+def test_the_challengers_own_deck_must_be_listed_first(alice, bob, effects_recorded):
     """Entry 0 is the challenger's: the same decks with the opponent's first are refused."""
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
     error = assert_error(client_for(alice).post("/api/matches/", {"decks": [theirs.pk, mine.pk]}, format="json"),
@@ -101,7 +101,7 @@ def test_the_challengers_own_deck_must_be_listed_first(alice, bob, enqueued):
     ({"best_of": 1}, "decks", "required"),
     ({"decks": ["MINE", "THEIRS"], "params": {"battles": "many"}}, "params", "battles"),
 ])
-def test_bad_challenges_are_400_with_a_message_for_the_field(alice, bob, enqueued, body, field, fragment):
+def test_bad_challenges_are_400_with_a_message_for_the_field(alice, bob, effects_recorded, body, field, fragment):
     ids = {"MINE": make_deck(alice, "conquest").pk, "THEIRS": make_deck(bob, "conquest").pk,
            "THEIRS_TF": make_deck(bob, "tempofront").pk}
     resolved = dict(body)
@@ -115,14 +115,14 @@ def test_bad_challenges_are_400_with_a_message_for_the_field(alice, bob, enqueue
     assert Match.objects.count() == 0
 
 
-def test_wrong_seat_count_for_tempofront(alice, bob, enqueued):
+def test_wrong_seat_count_for_tempofront(alice, bob, effects_recorded):
     decks = [make_deck(alice, "tempofront").pk, make_deck(bob, "tempofront").pk, make_deck(bob, "tempofront").pk]
     error = assert_error(client_for(alice).post("/api/matches/", {"decks": decks}, format="json"), 400,
                          "validation_error", "decks")
     assert error["fields"]["decks"] == ["TempoFront is played by 2 decks, not 3"]
 
 
-def test_oversize_body_is_413_in_the_error_shape(alice, enqueued, settings):
+def test_oversize_body_is_413_in_the_error_shape(alice, effects_recorded, settings):
     body = '{"decks": [1, 2], "padding": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}'
     response = client_for(alice).post("/api/matches/", body, content_type="application/json")
     assert_error(response, 413, "payload_too_large")
@@ -131,7 +131,7 @@ def test_oversize_body_is_413_in_the_error_shape(alice, enqueued, settings):
 # --------------------------------------------------------------------------- GET /api/matches/
 
 
-def test_list_is_paginated_newest_first_and_filtered(alice, bob, enqueued):
+def test_list_is_paginated_newest_first_and_filtered(alice, bob, effects_recorded):
     a_conquest, b_conquest = make_deck(alice, "conquest"), make_deck(bob, "conquest")
     b_tempo, b_tempo2 = make_deck(bob, "tempofront"), make_deck(bob, "tempofront", index=1)
     first = match_challenge(created_by=alice, deck_versions=[version(a_conquest), version(b_conquest)], best_of=1)
@@ -171,7 +171,7 @@ def test_a_page_past_the_end_is_404_in_the_error_shape(db):
 # --------------------------------------------------------------------------- GET /api/matches/<id>/
 
 
-def test_detail_of_a_done_match_has_winner_and_games(alice, bob, enqueued):
+def test_detail_of_a_done_match_has_winner_and_games(alice, bob, effects_recorded):
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     body = client_for().get(f"/api/matches/{match.pk}/").json()
     assert body["status"] == "done" and body["progress"] == 1
@@ -194,7 +194,7 @@ def test_detail_of_an_unknown_match_is_404(db):
 # --------------------------------------------------------------------------- GET /api/matches/<id>/replay/
 
 
-def test_replay_holds_the_log_and_every_seats_frames_once_the_match_is_over(alice, bob, enqueued):
+def test_replay_holds_the_log_and_every_seats_frames_once_the_match_is_over(alice, bob, effects_recorded):
     match = played_match([make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)])
     game = match.games.get()
     assert game.verified_at is None
@@ -218,7 +218,7 @@ def test_replay_holds_the_log_and_every_seats_frames_once_the_match_is_over(alic
     assert game.verified_at is not None and body["verified_at"]
 
 
-def test_replay_of_a_running_match_shows_only_public_information(alice, bob, enqueued):
+def test_replay_of_a_running_match_shows_only_public_information(alice, bob, effects_recorded):
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
     body = client_for().get(f"/api/matches/{match.pk}/replay/?game=1").json()
@@ -227,7 +227,7 @@ def test_replay_of_a_running_match_shows_only_public_information(alice, bob, enq
     assert not any("private_to" in event for frame in body["frames"] for event in frame["events"])
 
 
-def test_replay_that_does_not_reproduce_is_served_as_an_error(alice, bob, enqueued):
+def test_replay_that_does_not_reproduce_is_served_as_an_error(alice, bob, effects_recorded):
     import json
 
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
@@ -245,12 +245,12 @@ def test_replay_that_does_not_reproduce_is_served_as_an_error(alice, bob, enqueu
 @pytest.mark.parametrize(("query", "status", "code"), [
     ("game=2", 404, "not_found"), ("game=x", 400, "validation_error"), ("game=0", 400, "validation_error"),
 ])
-def test_replay_of_a_missing_or_malformed_game_number(alice, bob, enqueued, query, status, code):
+def test_replay_of_a_missing_or_malformed_game_number(alice, bob, effects_recorded, query, status, code):
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     assert_error(client_for().get(f"/api/matches/{match.pk}/replay/?{query}"), status, code)
 
 
-def test_replay_response_is_compressed_for_clients_that_accept_gzip(alice, bob, enqueued):
+def test_replay_response_is_compressed_for_clients_that_accept_gzip(alice, bob, effects_recorded):
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     response = client_for().get(f"/api/matches/{match.pk}/replay/?game=1", HTTP_ACCEPT_ENCODING="gzip")
     assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
@@ -266,7 +266,7 @@ def test_the_schema_documents_the_matches_endpoints(db):
         assert path in schema
 
 
-def test_verified_replays_are_not_verified_again(alice, bob, enqueued, monkeypatch):
+def test_verified_replays_are_not_verified_again(alice, bob, effects_recorded, monkeypatch):
     match = played_match([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     client_for().get(f"/api/matches/{match.pk}/replay/?game=1")
     stamp = match.games.get().verified_at
@@ -277,7 +277,8 @@ def test_verified_replays_are_not_verified_again(alice, bob, enqueued, monkeypat
     assert match.games.get().verified_at == stamp <= timezone.now()
 
 
-def test_frames_of_a_finished_game_are_rebuilt_once_then_served_from_the_cache(alice, bob, enqueued, monkeypatch):
+def test_frames_of_a_finished_game_are_rebuilt_once_then_served_from_the_cache(alice, bob, effects_recorded,
+                                                                               monkeypatch):
     from django.core.cache import cache
 
     import matches.selectors

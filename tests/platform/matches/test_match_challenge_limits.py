@@ -22,7 +22,7 @@ def client_for(user) -> APIClient:
     return client
 
 
-def test_a_challenge_sets_up_no_game_in_the_request(alice, bob, enqueued, monkeypatch):
+def test_a_challenge_sets_up_no_game_in_the_request(alice, bob, effects_recorded, monkeypatch):
     """Issue 11: "building or validating a match must not play or set up a game there"."""
     mine, theirs = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
     game = games["tempofront"]
@@ -44,7 +44,8 @@ def test_a_challenge_sets_up_no_game_in_the_request(alice, bob, enqueued, monkey
     ("conquest", {"battles": 1000}, "parameter 'battles' must be between"),
     ("conquest", {"no_such_rule": 1}, "no_such_rule"),
 ])
-def test_parameters_outside_the_engines_ranges_are_400_naming_the_bound(alice, bob, enqueued, game, params, bound):
+def test_parameters_outside_the_engines_ranges_are_400_naming_the_bound(alice, bob, effects_recorded, game, params,
+                                                                        bound):
     mine, theirs = make_deck(alice, game), make_deck(bob, game, index=1)
     response = client_for(alice).post("/api/matches/", {"decks": [mine.pk, theirs.pk], "params": params},
                                       format="json")
@@ -54,7 +55,7 @@ def test_parameters_outside_the_engines_ranges_are_400_naming_the_bound(alice, b
     assert Match.objects.count() == 0
 
 
-def test_decks_are_checked_against_the_challenges_parameters(alice, bob, enqueued):
+def test_decks_are_checked_against_the_challenges_parameters(alice, bob, effects_recorded):
     """A starter Conquest deck has 40 cards: with ``deck_size`` 41 every deck is refused."""
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
     response = client_for(alice).post("/api/matches/", {"decks": [mine.pk, theirs.pk],
@@ -64,7 +65,7 @@ def test_decks_are_checked_against_the_challenges_parameters(alice, bob, enqueue
     assert any("exactly 41" in problem for problem in problems), problems
 
 
-def test_open_challenges_are_capped_per_player(alice, bob, enqueued, settings):
+def test_open_challenges_are_capped_per_player(alice, bob, effects_recorded, settings):
     settings.MATCHES_MAX_OPEN_CHALLENGES = 2
     mine, theirs = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
     client = client_for(alice)
@@ -84,7 +85,7 @@ def test_open_challenges_are_capped_per_player(alice, bob, enqueued, settings):
     assert client.post("/api/matches/", body, format="json").status_code == 201
 
 
-def test_the_cap_counts_running_challenges_but_not_other_kinds(alice, bob, enqueued, settings):
+def test_the_cap_counts_running_challenges_but_not_other_kinds(alice, bob, effects_recorded, settings):
     settings.MATCHES_MAX_OPEN_CHALLENGES = 1
     versions = [version(make_deck(alice, "tempofront")), version(make_deck(bob, "tempofront", index=1))]
     match = match_challenge(created_by=alice, deck_versions=versions, best_of=1)
@@ -95,7 +96,7 @@ def test_the_cap_counts_running_challenges_but_not_other_kinds(alice, bob, enque
     assert Match.objects.count() == 2
 
 
-def test_the_challenge_form_shows_the_cap(alice, bob, enqueued, settings, client):
+def test_the_challenge_form_shows_the_cap(alice, bob, effects_recorded, settings, client):
     settings.MATCHES_MAX_OPEN_CHALLENGES = 1
     mine, theirs = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
     client.force_login(alice)

@@ -47,7 +47,7 @@ def singleton_text(game: str, index: int = 0) -> str:
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "size", "problem"), DECK_SIZE_CASES)
 def test_a_challenge_whose_deck_size_the_decks_do_not_fit_is_400_naming_deck_size(
-        alice, bob, enqueued, django_capture_on_commit_callbacks, game, size, problem):
+        alice, bob, effects_recorded, django_capture_on_commit_callbacks, game, size, problem):
     mine, theirs = make_deck(alice, game, name="Iron Tide"), make_deck(bob, game, index=1, name="Ash Court")
     assert mine.latest_version.to_engine().size == size
     with django_capture_on_commit_callbacks(execute=True):
@@ -59,12 +59,12 @@ def test_a_challenge_whose_deck_size_the_decks_do_not_fit_is_400_naming_deck_siz
     assert any(m.startswith(f"deck 'Iron Tide': {problem}") for m in error["fields"]["decks"]), error
     assert any(m.startswith(f"deck 'Ash Court': {problem}") for m in error["fields"]["decks"]), error
     assert Match.objects.count() == 0
-    assert enqueued.calls == []
+    assert effects_recorded.tasks == []
 
 
 @pytest.mark.django_db
 def test_a_challenge_whose_max_copies_a_deck_breaks_is_400_naming_max_copies(
-        alice, bob, enqueued, django_capture_on_commit_callbacks):
+        alice, bob, effects_recorded, django_capture_on_commit_callbacks):
     mine, theirs = make_deck(alice, "tempofront", name="Iron Tide"), make_deck(bob, "tempofront", index=1)
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for(alice).post("/api/matches/", {"decks": [mine.pk, theirs.pk],
@@ -73,17 +73,17 @@ def test_a_challenge_whose_max_copies_a_deck_breaks_is_400_naming_max_copies(
     problems = response.json()["error"]["fields"]["decks"]
     assert any(m.startswith("deck 'Iron Tide': 2 copies of ") and "max_copies is 1 here, so at most 1 allowed" in m
                for m in problems), problems
-    assert Match.objects.count() == 0 and enqueued.calls == []
+    assert Match.objects.count() == 0 and effects_recorded.tasks == []
 
 
 @pytest.mark.django_db
-def test_a_challenge_under_the_default_rules_still_takes_registered_decks(alice, bob, enqueued,
+def test_a_challenge_under_the_default_rules_still_takes_registered_decks(alice, bob, effects_recorded,
                                                                         django_capture_on_commit_callbacks):
     mine, theirs = make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for(alice).post("/api/matches/", {"decks": [mine.pk, theirs.pk]}, format="json")
     assert response.status_code == 201, response.content
-    assert enqueued.names() == ["matches.run_match"]
+    assert effects_recorded.task_names() == ["matches.run_match"]
 
 
 @pytest.mark.django_db(transaction=True)

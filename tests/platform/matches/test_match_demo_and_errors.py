@@ -14,7 +14,7 @@ from matches.tasks import run_match
 
 
 @pytest.mark.django_db
-def test_load_demo_queues_one_challenge_per_game_once(enqueued, settings):
+def test_load_demo_queues_one_challenge_per_game_once(effects_recorded, settings):
     settings.DEBUG = True
     for _ in range(2):
         call_command("load_demo", stdout=io.StringIO())
@@ -28,7 +28,7 @@ def test_load_demo_queues_one_challenge_per_game_once(enqueued, settings):
 
 
 @pytest.mark.django_db
-def test_a_bot_over_its_decision_budget_forfeits_and_the_error_is_kept(alice, bob, enqueued, settings, client):
+def test_a_bot_over_its_decision_budget_forfeits_and_the_error_is_kept(alice, bob, effects_recorded, settings, client):
     settings.MATCHES_DECISION_SECONDS = 1e-9
     match = match_challenge(created_by=alice, best_of=1, seed=4,
                             deck_versions=[version(make_deck(alice, "tempofront", pilot="greedy")),

@@ -31,13 +31,15 @@ def live(alice, bob, **kwargs) -> Match:
     return match_create_live(created_by=alice, deck_versions=decks, pilots=["human", "greedy"], **kwargs)
 
 
-def test_a_live_match_is_running_with_no_lease_expiry_and_no_task(alice, bob, enqueued):
-    match = live(alice, bob, seed=42)
+def test_a_live_match_is_running_with_no_lease_expiry_and_no_task(alice, bob, effects_recorded,
+                                                                  django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = live(alice, bob, seed=42)
     assert match.kind == Match.Kind.LIVE and match.status == Match.Status.RUNNING and match.best_of == 1
     assert match.lease_owner == "live" and match.lease_expires is None and match.started is not None
     assert [s.pilot for s in match.seats.order_by("seat")] == ["human", "greedy"]
     assert fairness.commitment_holds(seed=42, salt=match.seed_salt, commitment=match.seed_commitment)
-    assert enqueued.calls == []
+    assert effects_recorded.tasks == []
     later = timezone.now() + timedelta(days=1)
     assert match_sweep_expired(now=later).to_json() == {"requeued": [], "failed": [], "resent": []}
     assert match_claim(match_id=match.pk, worker="w1") is None
@@ -45,7 +47,7 @@ def test_a_live_match_is_running_with_no_lease_expiry_and_no_task(alice, bob, en
     assert match.status == Match.Status.RUNNING and match.lease_owner == "live" and match.attempts == 0
 
 
-def test_a_live_match_is_validated_like_a_challenge(alice, bob, enqueued):
+def test_a_live_match_is_validated_like_a_challenge(alice, bob, effects_recorded):
     decks = [version(make_deck(alice, "tempofront")), version(make_deck(bob, "tempofront", index=1))]
     with pytest.raises(ValidationError) as error:
         match_create_live(created_by=alice, deck_versions=decks, pilots=["human"])
@@ -57,7 +59,7 @@ def test_a_live_match_is_validated_like_a_challenge(alice, bob, enqueued):
     assert Match.objects.count() == 0
 
 
-def test_recording_the_live_game_finishes_the_match_once(alice, bob, enqueued):
+def test_recording_the_live_game_finishes_the_match_once(alice, bob, effects_recorded):
     match = live(alice, bob, seed=42)
     finished = []
     signals.match_finished.connect(lambda sender, match, **kw: finished.append(match.pk), weak=False,
@@ -78,7 +80,7 @@ def test_recording_the_live_game_finishes_the_match_once(alice, bob, enqueued):
     assert done.result["wins"] == [int(row.winner_entry == e) for e in (0, 1)]
 
 
-def test_only_a_running_live_match_takes_a_live_game(alice, bob, enqueued):
+def test_only_a_running_live_match_takes_a_live_game(alice, bob, effects_recorded):
     decks = [version(make_deck(alice, "tempofront")), version(make_deck(bob, "tempofront", index=1))]
     from matches.services import match_challenge
 

@@ -13,6 +13,7 @@ from match_helpers import make_deck, version
 from matches.models import Match
 from matches.services import match_broadcast, match_challenge
 from matches.tasks import run_match
+from web import effects
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ class Socket:
 
 
 @pytest.mark.django_db
-def test_match_list_shows_matches_and_filters(client, alice, bob, enqueued):
+def test_match_list_shows_matches_and_filters(client, alice, bob, effects_recorded):
     mine, theirs = make_deck(alice, "conquest", name="Alice Storm"), make_deck(bob, "conquest", name="Bob Wall")
     match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=3)
     page = client.get("/matches/").content.decode()
@@ -65,7 +66,7 @@ def test_challenge_form_needs_a_login(client):
 
 
 @pytest.mark.django_db
-def test_challenge_form_preselects_the_deck_and_creates_the_match(client, alice, bob, enqueued,
+def test_challenge_form_preselects_the_deck_and_creates_the_match(client, alice, bob, effects_recorded,
                                                                  django_capture_on_commit_callbacks):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
     client.force_login(alice)
@@ -77,11 +78,11 @@ def test_challenge_form_preselects_the_deck_and_creates_the_match(client, alice,
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
     assert match.best_of == 3 and [s.deck_version for s in match.seats.all()] == [version(mine), version(theirs)]
-    assert len(enqueued.calls) == 1
+    assert effects_recorded.tasks == [("matches.run_match", [match.pk], "matches", None)]
 
 
 @pytest.mark.django_db
-def test_challenge_form_shows_the_services_messages(client, alice, bob, enqueued):
+def test_challenge_form_shows_the_services_messages(client, alice, bob, effects_recorded):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "tempofront")
     client.force_login(alice)
     response = client.post("/matches/new/", {"deck": mine.pk, "opponent": theirs.pk, "best_of": 1})
@@ -90,7 +91,7 @@ def test_challenge_form_shows_the_services_messages(client, alice, bob, enqueued
 
 
 @pytest.mark.django_db
-def test_match_page_and_replay_page_of_a_played_match(client, alice, bob, enqueued):
+def test_match_page_and_replay_page_of_a_played_match(client, alice, bob, effects_recorded):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
     # A fixed seed whose game is decided (a random one can tie and wait for its tiebreak).
     match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1, seed=3)
@@ -110,14 +111,13 @@ def test_match_page_and_replay_page_of_a_played_match(client, alice, bob, enqueu
 
 
 @pytest.mark.django_db(transaction=True)
-def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued, in_memory_layer):
+def test_socket_sends_the_match_then_every_broadcast(alice, bob, in_memory_layer):
     """The consumer in this process with the in-memory layer: first the match as it is,
-    then each ``match.update`` a service broadcasts after commit."""
+    then each ``match.update`` a service broadcasts after commit. The match's task is
+    recorded, not sent (the test plays it here); its broadcasts go."""
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
-    # A fixed seed whose game is decided (a random one can tie and wait for its tiebreak).
-    match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1, seed=3)
 
-    async def scenario():
+    async def scenario(match):
         socket = Socket(f"/ws/matches/{match.pk}/")
         assert (await socket.connect())["type"] == "websocket.accept"
         first = await socket.receive_json()
@@ -132,7 +132,11 @@ def test_socket_sends_the_match_then_every_broadcast(alice, bob, enqueued, in_me
         await socket.close()
         return events
 
-    events = async_to_sync(scenario)()
+    with effects.recording(sends=False) as held:
+        # A fixed seed whose game is decided (a random one can tie and wait for its tiebreak).
+        match = match_challenge(created_by=alice, deck_versions=[version(mine), version(theirs)], best_of=1, seed=3)
+        events = async_to_sync(scenario)(match)
+    assert held.tasks == [("matches.run_match", [match.pk], "matches", None)]
     assert events[0]["match"]["status"] == "running"
     assert events[-1]["match"]["winner"] == Match.objects.get(pk=match.pk).winner_seat
     assert len(events[-1]["match"]["games"]) == 1
@@ -150,7 +154,7 @@ def test_socket_of_an_unknown_match_is_closed(db, in_memory_layer):
     assert message["type"] == "websocket.close" and message["code"] == 4404
 
 
-def test_broadcast_of_a_deleted_match_is_silent(alice, bob, enqueued, in_memory_layer, caplog):
+def test_broadcast_of_a_deleted_match_is_silent(alice, bob, in_memory_layer, caplog):
     """A broadcast for a match that is gone sends nothing to its group and logs no error;
     the same call for a match that exists reaches its group, sent after the first, so the
     first message on the channel shows that nothing came before it."""

@@ -34,7 +34,7 @@ HEADER_ALLOWANCE = 64_000
 
 
 @pytest.fixture
-def long_match(alice, bob, enqueued) -> Match:
+def long_match(alice, bob, effects_recorded) -> Match:
     carol = User.objects.create_user("carol", password="pw-carol-123")
     dave = User.objects.create_user("dave", password="pw-dave-123")
     decks = [make_deck(owner, "conquest", index=i % 2) for i, owner in enumerate((alice, bob, carol, dave))]
@@ -82,7 +82,7 @@ def test_a_page_from_the_middle_is_the_same_as_walking_to_it(long_match):
     assert again["frames"][0] == page["frames"][2]
 
 
-def test_a_page_past_the_end_gives_the_last_position(alice, bob, enqueued):
+def test_a_page_past_the_end_gives_the_last_position(alice, bob, effects_recorded):
     match = match_challenge(created_by=alice, best_of=1, seed=5,
                             deck_versions=[version(make_deck(alice, "tempofront")),
                                            version(make_deck(bob, "tempofront", index=1))])
@@ -101,7 +101,7 @@ def test_a_page_past_the_end_gives_the_last_position(alice, bob, enqueued):
     ("count=" + "9" * 5000, "count", "whole number"),
     ("download=2", "download", "between 0 and 1"),
 ])
-def test_bad_page_parameters_are_400_naming_the_bound(alice, bob, enqueued, query, field, fragment):
+def test_bad_page_parameters_are_400_naming_the_bound(alice, bob, effects_recorded, query, field, fragment):
     match = match_challenge(created_by=alice, best_of=1, seed=5,
                             deck_versions=[version(make_deck(alice, "tempofront")),
                                            version(make_deck(bob, "tempofront", index=1))])

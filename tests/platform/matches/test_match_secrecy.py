@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 from matches import fairness
 from matches.models import Match
 from matches.play import game_seed, play_game
-from matches.services import match_broadcast, match_challenge, match_claim, match_record_game
+from matches.services import group_name, match_broadcast, match_challenge, match_claim, match_record_game
 from matches.tasks import run_match
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -71,7 +71,7 @@ def replay_pages(client, match: Match, number: int = 1) -> list[dict]:
 # --------------------------------------------------------------------------- the match itself
 
 
-def test_a_new_challenge_shows_its_commitment_and_not_its_seed(alice, bob, enqueued):
+def test_a_new_challenge_shows_its_commitment_and_not_its_seed(alice, bob, effects_recorded):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)
     client = APIClient()
     client.force_authenticate(alice)
@@ -86,14 +86,13 @@ def test_a_new_challenge_shows_its_commitment_and_not_its_seed(alice, bob, enque
 
 
 @pytest.mark.parametrize("status", ["queued", "running"])
-def test_anonymous_status_page_and_socket_message_keep_the_seed_secret(alice, bob, enqueued, monkeypatch, status):
+def test_anonymous_status_page_and_socket_message_keep_the_seed_secret(alice, bob, effects_recorded, status):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     Match.objects.filter(pk=match.pk).update(status=status)
     api = APIClient().get(f"/api/matches/{match.pk}/")
     page = APIClient().get(f"/matches/{match.pk}/")
-    sent = []
-    monkeypatch.setattr("matches.services._group_send", lambda match_id, event: sent.append(event))
     match_broadcast(match_id=match.pk)
+    sent = effects_recorded.for_group(group_name(match.pk))
     assert api.status_code == page.status_code == 200
     assert api.json()["seed"] is None and api.json()["seed_salt"] is None
     assert sent and sent[0]["type"] == "match.update" and sent[0]["match"]["seed"] is None
@@ -102,7 +101,7 @@ def test_anonymous_status_page_and_socket_message_keep_the_seed_secret(alice, bo
         assert match.seed_commitment in text
 
 
-def test_the_seed_and_salt_are_revealed_when_the_match_is_over_and_match_the_commitment(alice, bob, enqueued):
+def test_the_seed_and_salt_are_revealed_when_the_match_is_over_and_match_the_commitment(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)], best_of=1)
     committed = APIClient().get(f"/api/matches/{match.pk}/").json()["seed_commitment"]
     run_match.apply(args=[match.pk])
@@ -114,7 +113,7 @@ def test_the_seed_and_salt_are_revealed_when_the_match_is_over_and_match_the_com
     assert str(SEED) in page and body["seed_salt"] in page and f"/matches/{match.pk}/verify/" in page
 
 
-def test_a_failed_match_reveals_its_seed_too(alice, bob, enqueued):
+def test_a_failed_match_reveals_its_seed_too(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED, error="boom")
     assert APIClient().get(f"/api/matches/{match.pk}/").json()["seed"] == SEED
@@ -130,7 +129,7 @@ def test_the_commitment_is_sha256_of_the_salt_bytes_then_the_decimal_seed():
     assert re.fullmatch(r"[0-9a-f]{64}", fairness.new_salt())
 
 
-def test_bot_errors_of_a_running_match_do_not_name_the_illegal_action(alice, bob, enqueued):
+def test_bot_errors_of_a_running_match_do_not_name_the_illegal_action(alice, bob, effects_recorded):
     match = running_after_game_one([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     game = match.games.get()
     secret = "chose an illegal action Action(kind='place', params=(('card', 'sky-lantern'), ('location', 1)))"
@@ -145,7 +144,7 @@ def test_bot_errors_of_a_running_match_do_not_name_the_illegal_action(alice, bob
 
 
 @pytest.mark.parametrize(("game", "secret_kinds"), [("conquest", {"place"}), ("tempofront", {"prepare", "take"})])
-def test_a_finished_game_of_a_running_match_replays_only_public_information(alice, bob, enqueued, game,
+def test_a_finished_game_of_a_running_match_replays_only_public_information(alice, bob, effects_recorded, game,
                                                                           secret_kinds):
     match = running_after_game_one([make_deck(alice, game), make_deck(bob, game, index=1)])
     pages = replay_pages(APIClient(), match)
@@ -170,14 +169,14 @@ def test_a_finished_game_of_a_running_match_replays_only_public_information(alic
         assert hidden > 0  # every Conquest battle starts with face-down picks
 
 
-def test_the_replay_file_is_refused_until_the_match_is_over(alice, bob, enqueued):
+def test_the_replay_file_is_refused_until_the_match_is_over(alice, bob, effects_recorded):
     match = running_after_game_one([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)])
     response = APIClient().get(f"/api/matches/{match.pk}/replay/?game=1&download=1")
     assert response.status_code == 409 and response.json()["error"]["code"] == "match_not_over"
     assert str(match.seed) not in response.content.decode()
 
 
-def test_once_over_the_replay_shows_every_seat_the_seeds_and_the_real_actions(alice, bob, enqueued):
+def test_once_over_the_replay_shows_every_seat_the_seeds_and_the_real_actions(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], best_of=1)
     run_match.apply(args=[match.pk])
     body = APIClient().get(f"/api/matches/{match.pk}/replay/?game=1&count=200").json()
@@ -190,7 +189,7 @@ def test_once_over_the_replay_shows_every_seat_the_seeds_and_the_real_actions(al
 # --------------------------------------------------------------------------- the verification recipe
 
 
-def test_docs_and_verify_page_show_the_recipe_and_it_checks_a_real_match(alice, bob, enqueued, tmp_path):
+def test_docs_and_verify_page_show_the_recipe_and_it_checks_a_real_match(alice, bob, effects_recorded, tmp_path):
     """docs/matches.md's recipe is the tested one; run on a finished match's replay file it
     accepts the commitment shown while the match ran, refuses another, and the engine's
     ``replay --verify`` reproduces the game from the revealed seed."""

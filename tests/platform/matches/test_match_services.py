@@ -40,7 +40,7 @@ def challenge(decks, *, best_of=1, params=None, seed=7, by=None):
 
 
 @pytest.mark.django_db
-def test_challenge_creates_a_queued_match_with_each_decks_version_and_pilot(alice, bob, enqueued,
+def test_challenge_creates_a_queued_match_with_each_decks_version_and_pilot(alice, bob, effects_recorded,
                                                                            django_capture_on_commit_callbacks):
     mine, theirs = make_deck(alice, "conquest", pilot="greedy"), make_deck(bob, "conquest", index=1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -50,19 +50,19 @@ def test_challenge_creates_a_queued_match_with_each_decks_version_and_pilot(alic
     seats = list(match.seats.order_by("seat"))
     assert [s.deck_version for s in seats] == [version(mine), version(theirs)]
     assert [s.pilot for s in seats] == ["greedy", "random"]
-    assert enqueued.calls == [(RUN_MATCH, match.pk)]
+    assert effects_recorded.tasks == [(RUN_MATCH, [match.pk], "matches", None)]
 
 
 @pytest.mark.django_db
-def test_challenge_is_not_enqueued_before_commit(alice, bob, enqueued, django_capture_on_commit_callbacks):
+def test_challenge_is_not_enqueued_before_commit(alice, bob, effects_recorded, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
-    assert enqueued.calls == []
+    assert effects_recorded.tasks == []
     assert len(callbacks) == 1
 
 
 @pytest.mark.django_db
-def test_challenge_of_mixed_games_names_every_deck(alice, bob, enqueued):
+def test_challenge_of_mixed_games_names_every_deck(alice, bob, effects_recorded):
     with pytest.raises(ValidationError) as info:
         challenge([make_deck(alice, "conquest"), make_deck(bob, "tempofront")])
     (message,) = info.value.message_dict["decks"]
@@ -77,7 +77,7 @@ def test_challenge_of_mixed_games_names_every_deck(alice, bob, enqueued):
     ("conquest", 1, "Conquest is played by 2 to 4 decks, not 1"),
     ("conquest", 5, "Conquest is played by 2 to 4 decks, not 5"),
 ])
-def test_challenge_needs_a_seat_count_the_game_allows(alice, enqueued, game, count, expected):
+def test_challenge_needs_a_seat_count_the_game_allows(alice, effects_recorded, game, count, expected):
     decks = [make_deck(alice, game, name=f"deck {i}") for i in range(count)]
     with pytest.raises(ValidationError) as info:
         challenge(decks)
@@ -85,21 +85,21 @@ def test_challenge_needs_a_seat_count_the_game_allows(alice, enqueued, game, cou
 
 
 @pytest.mark.django_db
-def test_conquest_challenge_of_four_decks_is_accepted(alice, bob, enqueued):
+def test_conquest_challenge_of_four_decks_is_accepted(alice, bob, effects_recorded):
     decks = [make_deck(alice, "conquest", index=i, name=f"deck {i}") for i in range(4)]
     assert challenge(decks).seats.count() == 4
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("best_of", [0, 2, 4, 7, True])
-def test_best_of_must_be_1_3_or_5(alice, bob, enqueued, best_of):
+def test_best_of_must_be_1_3_or_5(alice, bob, effects_recorded, best_of):
     with pytest.raises(ValidationError) as info:
         challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")], best_of=best_of)
     assert info.value.message_dict == {"best_of": [f"best_of must be 1, 3 or 5, not {best_of!r}"]}
 
 
 @pytest.mark.django_db
-def test_params_are_checked_by_the_engine_and_tiebreak_is_reserved(alice, bob, enqueued):
+def test_params_are_checked_by_the_engine_and_tiebreak_is_reserved(alice, bob, effects_recorded):
     decks = [make_deck(alice, "conquest"), make_deck(bob, "conquest")]
     with pytest.raises(ValidationError) as info:
         challenge(decks, params={"battles": 99})
@@ -110,7 +110,7 @@ def test_params_are_checked_by_the_engine_and_tiebreak_is_reserved(alice, bob, e
 
 
 @pytest.mark.django_db
-def test_an_archived_deck_cannot_play(alice, bob, enqueued):
+def test_an_archived_deck_cannot_play(alice, bob, effects_recorded):
     mine, theirs = make_deck(alice, "conquest"), make_deck(bob, "conquest")
     theirs.archived = True
     theirs.save()
@@ -123,7 +123,7 @@ def test_an_archived_deck_cannot_play(alice, bob, enqueued):
 
 
 @pytest.mark.django_db
-def test_claim_takes_a_queued_match_once_and_a_live_lease_keeps_others_out(alice, bob, enqueued):
+def test_claim_takes_a_queued_match_once_and_a_live_lease_keeps_others_out(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
     claimed = match_claim(match_id=match.pk, worker="w1")
     assert claimed.status == Match.Status.RUNNING and claimed.lease_owner == "w1" and claimed.attempts == 1
@@ -132,7 +132,7 @@ def test_claim_takes_a_queued_match_once_and_a_live_lease_keeps_others_out(alice
 
 
 @pytest.mark.django_db
-def test_an_expired_lease_may_be_reclaimed_as_a_new_attempt(alice, bob, enqueued):
+def test_an_expired_lease_may_be_reclaimed_as_a_new_attempt(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
     match_claim(match_id=match.pk, worker="w1")
     Match.objects.filter(pk=match.pk).update(lease_expires=timezone.now() - timedelta(seconds=1))
@@ -144,7 +144,7 @@ def test_an_expired_lease_may_be_reclaimed_as_a_new_attempt(alice, bob, enqueued
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("status", [Match.Status.DONE, Match.Status.FAILED])
-def test_a_finished_match_is_never_claimed(alice, bob, enqueued, status):
+def test_a_finished_match_is_never_claimed(alice, bob, effects_recorded, status):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
     Match.objects.filter(pk=match.pk).update(status=status)
     assert match_claim(match_id=match.pk, worker="w1") is None
@@ -152,7 +152,7 @@ def test_a_finished_match_is_never_claimed(alice, bob, enqueued, status):
 
 
 @pytest.mark.django_db
-def test_a_worker_that_lost_its_lease_writes_nothing(alice, bob, enqueued):
+def test_a_worker_that_lost_its_lease_writes_nothing(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
     claimed = match_claim(match_id=match.pk, worker="w1")
     played = play_game(claimed, 1, worker="w1")
@@ -166,7 +166,7 @@ def test_a_worker_that_lost_its_lease_writes_nothing(alice, bob, enqueued):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_run_match_plays_best_of_three_with_alternating_seats_and_verified_replays(alice, bob, enqueued):
+def test_run_match_plays_best_of_three_with_alternating_seats_and_verified_replays(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], best_of=3, seed=11)
     assert run_match.apply(args=[match.pk]).get().startswith("done")
     match.refresh_from_db()
@@ -188,7 +188,7 @@ def test_run_match_plays_best_of_three_with_alternating_seats_and_verified_repla
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_same_match_played_twice_is_dealt_the_same_games(alice, bob, enqueued):
+def test_the_same_match_played_twice_is_dealt_the_same_games(alice, bob, effects_recorded):
     decks = [make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)]
     first = challenge(decks, seed=5)
     second = challenge(decks, seed=5)
@@ -199,7 +199,7 @@ def test_the_same_match_played_twice_is_dealt_the_same_games(alice, bob, enqueue
 
 
 @pytest.mark.django_db(transaction=True)
-def test_run_match_delivered_twice_plays_once(alice, bob, enqueued):
+def test_run_match_delivered_twice_plays_once(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
     assert run_match.apply(args=[match.pk]).get() != "skipped"
     finished = Match.objects.get(pk=match.pk).finished
@@ -209,7 +209,7 @@ def test_run_match_delivered_twice_plays_once(alice, bob, enqueued):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_engine_error_fails_the_match_with_the_reason(alice, bob, enqueued, monkeypatch):
+def test_an_engine_error_fails_the_match_with_the_reason(alice, bob, effects_recorded, monkeypatch):
     from matches import play
 
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
@@ -228,15 +228,15 @@ def test_an_engine_error_fails_the_match_with_the_reason(alice, bob, enqueued, m
 
 
 @pytest.mark.django_db(transaction=True)
-def test_sweeper_requeues_an_expired_lease_and_the_next_worker_goes_on(alice, bob, enqueued):
+def test_sweeper_requeues_an_expired_lease_and_the_next_worker_goes_on(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")], best_of=3)
     claimed = match_claim(match_id=match.pk, worker="dead-worker")
     match_record_game(match_id=match.pk, worker="dead-worker", game=play_game(claimed, 1, worker="dead-worker"))
-    enqueued.clear()
+    effects_recorded.tasks.clear()
     assert match_sweep_expired().requeued == []  # the lease still holds
     later = timezone.now() + timedelta(minutes=5)
     assert match_sweep_expired(now=later).requeued == [match.pk]
-    assert enqueued.calls == [(RUN_MATCH, match.pk)]
+    assert effects_recorded.tasks == [(RUN_MATCH, [match.pk], "matches", None)]
     match.refresh_from_db()
     assert match.status == Match.Status.QUEUED and match.lease_owner == "" and match.progress == 1
     run_match.apply(args=[match.pk])
@@ -246,7 +246,7 @@ def test_sweeper_requeues_an_expired_lease_and_the_next_worker_goes_on(alice, bo
 
 
 @pytest.mark.django_db(transaction=True)
-def test_sweeper_gives_up_after_max_attempts_with_a_clear_error(alice, bob, enqueued, settings):
+def test_sweeper_gives_up_after_max_attempts_with_a_clear_error(alice, bob, effects_recorded, settings):
     settings.MATCHES_MAX_ATTEMPTS = 2
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
     reports = []
@@ -263,17 +263,17 @@ def test_sweeper_gives_up_after_max_attempts_with_a_clear_error(alice, bob, enqu
 
 
 @pytest.mark.django_db(transaction=True)
-def test_sweeper_resends_run_match_for_a_match_left_queued(alice, bob, enqueued, settings):
+def test_sweeper_resends_run_match_for_a_match_left_queued(alice, bob, effects_recorded, settings):
     """A queued match whose message was lost (say, the broker was down at commit) is sent
     again once MATCHES_RESEND_SECONDS have passed, and again after as many more."""
     settings.MATCHES_RESEND_SECONDS = 600
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest")])
-    enqueued.clear()
+    effects_recorded.tasks.clear()
     assert match_sweep_expired(now=timezone.now() + timedelta(seconds=590)).resent == []
     later = timezone.now() + timedelta(seconds=610)
     assert match_sweep_expired(now=later).resent == [match.pk]
     assert match_sweep_expired(now=later + timedelta(seconds=60)).resent == []
-    assert enqueued.calls == [(RUN_MATCH, match.pk)]
+    assert effects_recorded.tasks == [(RUN_MATCH, [match.pk], "matches", None)]
     match.refresh_from_db()
     assert match.status == Match.Status.QUEUED and match.attempts == 0
 
@@ -282,15 +282,15 @@ def test_sweeper_resends_run_match_for_a_match_left_queued(alice, bob, enqueued,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_tied_conquest_game_waits_for_run_tiebreak_which_completes_the_match(alice, bob, enqueued):
+def test_a_tied_conquest_game_waits_for_run_tiebreak_which_completes_the_match(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], params=TIED_CONQUEST)
-    enqueued.clear()
+    effects_recorded.tasks.clear()
     assert "tiebreak" in run_match.apply(args=[match.pk]).get()
     match.refresh_from_db()
     game = match.games.get()
     assert match.status == Match.Status.RUNNING and match.lease_owner == f"tiebreak:{game.pk}"
     assert game.tiebreak == MatchGame.Tiebreak.PENDING and game.outcome["detail"]["tiebreak_pending"] is True
-    assert enqueued.calls == [(RUN_TIEBREAK, game.pk)]
+    assert effects_recorded.tasks == [(RUN_TIEBREAK, [game.pk], "matches", None)]
     assert run_match.apply(args=[match.pk]).get() == "skipped"  # the tiebreak holds the match
 
     assert run_tiebreak.apply(args=[game.pk]).get() == "resolved"
@@ -307,17 +307,17 @@ def test_a_tied_conquest_game_waits_for_run_tiebreak_which_completes_the_match(a
 
 
 @pytest.mark.django_db(transaction=True)
-def test_after_a_tiebreak_in_a_best_of_three_run_match_plays_the_next_game(alice, bob, enqueued):
+def test_after_a_tiebreak_in_a_best_of_three_run_match_plays_the_next_game(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], best_of=3,
                       params=TIED_CONQUEST)
     run_match.apply(args=[match.pk])
     game = match.games.get()
-    enqueued.clear()
+    effects_recorded.tasks.clear()
     match_tiebreak_resolve(game_id=game.pk)
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.lease_owner == "" and match.attempts == 1
     assert match.lease_expires > timezone.now()  # unclaimed for a lease period, the sweeper steps in
-    assert enqueued.calls == [(RUN_MATCH, match.pk)]
+    assert effects_recorded.tasks == [(RUN_MATCH, [match.pk], "matches", None)]
     run_match.apply(args=[match.pk])  # plays game 2, which ties again
     match.refresh_from_db()
     assert match.progress == 2 and match.attempts == 1
@@ -325,25 +325,26 @@ def test_after_a_tiebreak_in_a_best_of_three_run_match_plays_the_next_game(alice
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_match_handed_back_after_a_tiebreak_but_never_taken_is_requeued(alice, bob, enqueued):
+def test_a_match_handed_back_after_a_tiebreak_but_never_taken_is_requeued(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], best_of=3,
                       params=TIED_CONQUEST)
     run_match.apply(args=[match.pk])
     match_tiebreak_resolve(game_id=match.games.get().pk)
-    enqueued.clear()  # the run_match sent with the hand-back is lost
+    effects_recorded.tasks.clear()  # the run_match sent with the hand-back is lost
     assert match_sweep_expired(now=timezone.now() + timedelta(hours=1)).requeued == [match.pk]
-    assert enqueued.calls == [(RUN_MATCH, match.pk)]
+    assert effects_recorded.tasks == [(RUN_MATCH, [match.pk], "matches", None)]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_lost_tiebreak_task_is_recovered_by_the_sweeper(alice, bob, enqueued):
+def test_a_lost_tiebreak_task_is_recovered_by_the_sweeper(alice, bob, effects_recorded):
     match = challenge([make_deck(alice, "conquest"), make_deck(bob, "conquest", index=1)], params=TIED_CONQUEST)
     run_match.apply(args=[match.pk])
     game = match.games.get()
-    enqueued.clear()
+    effects_recorded.tasks.clear()
     assert match_sweep_expired(now=timezone.now() + timedelta(hours=1)).requeued == [match.pk]
     run_match.apply(args=[match.pk])
-    assert enqueued.calls == [(RUN_MATCH, match.pk), (RUN_TIEBREAK, game.pk)]
+    assert effects_recorded.tasks == [(RUN_MATCH, [match.pk], "matches", None),
+                                      (RUN_TIEBREAK, [game.pk], "matches", None)]
     run_tiebreak.apply(args=[game.pk])
     assert Match.objects.get(pk=match.pk).status == Match.Status.DONE
 
@@ -351,12 +352,11 @@ def test_a_lost_tiebreak_task_is_recovered_by_the_sweeper(alice, bob, enqueued):
 @pytest.mark.django_db
 @pytest.mark.parametrize(("kind", "queue"), [("challenge", "matches"), ("tournament", "tournaments"),
                                              ("ladder", "ladder")])
-def test_a_match_is_sent_to_the_queue_of_its_kind(alice, bob, enqueued, django_capture_on_commit_callbacks,
+def test_a_match_is_sent_to_the_queue_of_its_kind(alice, bob, effects_recorded, django_capture_on_commit_callbacks,
                                                   kind, queue):
     """Tournament matches wait in a queue workers serve before challenges, ladder matches after."""
     decks = [version(make_deck(alice, "tempofront")), version(make_deck(bob, "tempofront", index=1))]
     with django_capture_on_commit_callbacks(execute=True):
         match = match_challenge(created_by=alice, deck_versions=decks, best_of=1, kind=kind)
     assert match.kind == kind
-    assert enqueued.calls == [("matches.run_match", match.pk)]
-    assert enqueued.queues == [queue]
+    assert effects_recorded.tasks == [("matches.run_match", [match.pk], queue, None)]

@@ -176,8 +176,7 @@ def test_the_same_task_delivered_three_times_to_two_workers_plays_the_match_once
     assert numbers == list(range(1, match.progress + 1))
 
 
-def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_worker_process, spawn, alice, bob,
-                                                                       monkeypatch):
+def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_worker_process, spawn, alice, bob):
     """Worker A (lease 2 s) plays a best-of-5 of search bots (``search:fast``: a game takes
     about a second, long enough to be killed in the middle of game 2) and is SIGKILLed
     after game 1. Its lease expires; beat runs the sweeper every second, which re-queues the
@@ -185,16 +184,16 @@ def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_wo
     game and completes it."""
     from django.utils import timezone
 
-    from matches import services
+    from web import effects
 
     queue = f"matches-kill-{uuid.uuid4().hex[:6]}"
     doomed = spawn("doomed-worker", queues=queue, MATCHES_LEASE_SECONDS="2")
     decks = [make_deck(alice, "tempofront", pilot="search:fast"),
              make_deck(bob, "tempofront", index=1, pilot="search:fast")]
-    # Created without the usual enqueue, then sent to worker A's private queue alone.
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
-    match = challenge(decks, best_of=5, seed=99)
-    monkeypatch.undo()
+    # Its task held back from the usual queue, then sent to worker A's private queue alone.
+    with effects.recording(tasks=[RUN_MATCH]) as held:
+        match = challenge(decks, best_of=5, seed=99)
+    assert held.tasks == [(RUN_MATCH, [match.pk], "matches", None)]
     celery_app.send_task(RUN_MATCH, args=[match.pk], queue=queue)
 
     deadline = time.monotonic() + 180
@@ -223,21 +222,21 @@ def test_a_worker_killed_mid_match_is_replaced_after_its_lease_expires(celery_wo
     assert games[0].created < killed_at < games[-1].created  # game 1 by A, the rest by its successor
 
 
-def test_a_bot_that_thinks_longer_than_the_lease_keeps_the_lease(spawn, alice, bob, monkeypatch):
+def test_a_bot_that_thinks_longer_than_the_lease_keeps_the_lease(spawn, alice, bob):
     """Issue 11: "a healthy worker must not lose its lease during a long setup or a long
     decision". The worker's lease is 1.5 s and its bot thinks for 4 s on its first
     decision, while beat runs the sweeper every second on another worker: the lease is
     renewed by the worker's renewer thread, so the match is played once, by that worker."""
-    from matches import services
     from matches.models import MatchSeat
+    from web import effects
 
     queue = f"matches-sleepy-{uuid.uuid4().hex[:6]}"
     sleepy = spawn("sleepy-worker", queues=queue, include="sleepy_bot", MATCHES_LEASE_SECONDS="1.5")
     sweeper = spawn("sweeper-worker", queues="periodic")
     beat = spawn.beat(MATCHES_SWEEP_SECONDS="1")
-    monkeypatch.setattr(services, "_enqueue", lambda name, object_id, **kwargs: None)
-    match = challenge([make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)], best_of=1)
-    monkeypatch.undo()
+    with effects.recording(tasks=[RUN_MATCH]) as held:  # sent below, to the sleepy worker alone
+        match = challenge([make_deck(alice, "tempofront"), make_deck(bob, "tempofront", index=1)], best_of=1)
+    assert held.tasks_named(RUN_MATCH) == [[match.pk]]
     MatchSeat.objects.filter(match=match, seat=0).update(pilot="sleepy/seconds=4")
     beat.wait_for("Sending due task matches-sweep (matches.sweep)", timeout=90)
     sweeper.wait_for("matches.sweep", timeout=60)  # the sweeper runs before the match starts

@@ -40,7 +40,7 @@ def random_pod_result(rng: random.Random, round_number: int, pod: Sequence[int])
     place = {p: i + 1 for i, p in enumerate(order)}
     conquest = tuple(rng.randint(0, 12) for _ in pod)
     return Result(round=round_number, players=tuple(pod), places=tuple(place[p] for p in pod),
-                  game_wins=tuple(1 if place[p] == 1 else 0 for p in pod), games=1, conquest=conquest)
+                  game_wins=tuple(1 if place[p] == 1 else 0 for p in pod), games=1, score=conquest)
 
 
 def play_round(rng: random.Random, round_number: int, pairings: Sequence[Pairing]) -> list[Result]:

@@ -105,11 +105,11 @@ def test_a_format_names_each_bad_setting():
     _, errors = formats.get_format("round_robin").validate({"entry_limit": 20, "late_entry_rounds": 1})
     assert errors == {
         "entry_limit": ["a round robin is for small fields: set an entry limit of at most 16"],
-        "late_entry_rounds": ["late entry is only possible in Swiss, Swiss with a top cut and Conquest pods events"],
+        "late_entry_rounds": ["late entry is only possible in Swiss, Swiss with a top cut and Pods events"],
     }
     _, errors = formats.get_format("conquest_pods").validate({"game": "tempofront", "players_per_game": 2})
     assert errors == {"format": ["pods need a game that seats 3 or more at a table; TempoFront seats at most 2"],
-                      "players_per_game": ["Conquest pods seat 3 or 4 players per game, not 2"]}
+                      "players_per_game": ["pods seat 3 or 4 players per game, not 2"]}
 
 
 def test_a_key_is_registered_once_and_an_unknown_key_is_named():

@@ -112,13 +112,13 @@ def test_a_head_to_head_cycle_leaves_the_tie_shared():
 
 
 @pytest.mark.parametrize(("b_scored", "order"), [(3, [3, 1, 2, 4]), (4, [3, 2, 1, 4])])
-def test_conquest_total_comes_before_head_to_head(b_scored, order):
+def test_the_games_score_total_comes_before_head_to_head(b_scored, order):
     # A (1) beat B (2); C (3) beat A; B beat D (4); D beat C: all four 1-1, equal OMW, GW
     # and OGW. Conquest scored: A 5, B 2 + b_scored, C 9, D 1.
     players = [Player(i, i) for i in range(1, 5)]
 
     def game(r, w, lo, cw, cl):
-        return Result(round=r, players=(w, lo), places=(1, 2), game_wins=(2, 0), games=2, conquest=(cw, cl))
+        return Result(round=r, players=(w, lo), places=(1, 2), game_wins=(2, 0), games=2, score=(cw, cl))
 
     results = [game(1, 1, 2, 3, 2), game(2, 3, 1, 6, 2), game(2, 2, 4, b_scored, 0), game(3, 4, 3, 1, 3)]
     table = standings(players, results, game="conquest")
@@ -211,6 +211,6 @@ def test_conquest_pod_standings_add_up(n, rounds, seed):
     for s in table:
         mine = [r for r in results if s.player in r.players]
         assert s.points == sum(place_points(r.places)[r.players.index(s.player)] for r in mine)
-        assert s.conquest == sum((r.conquest or (0,) * len(r.players))[r.players.index(s.player)] for r in mine)
-    keys = [(s.points, s.omw, s.gwp, s.ogw, s.conquest) for s in table]
+        assert s.score == sum((r.score or (0,) * len(r.players))[r.players.index(s.player)] for r in mine)
+    keys = [(s.points, s.omw, s.gwp, s.ogw, s.score) for s in table]
     assert keys == sorted(keys, reverse=True), "points, OMW, GW, OGW, then Conquest scored"

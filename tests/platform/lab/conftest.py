@@ -1,0 +1,16 @@
+"""Fixtures of the deck lab tests: two players."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return User.objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return User.objects.create_user("bob", password="pw-bob-123")
