@@ -339,3 +339,29 @@ def test_an_online_bots_ladder_deck_plays_a_ladder_deck_live_and_the_result_is_r
     assert {c.rating.deck_id for c in changes} == {mine.pk, house.pk}
     assert {c.rating.pool for c in changes} == {Pool.BOTS}
     assert client.errors == []
+
+
+def test_a_bots_oversized_and_flooding_frames_are_refused_as_a_persons(asgi_server, ada, alice):
+    """The same bounds as for people: a frame over 16 KiB is refused by name, a flood is
+    cut off with 4429, and neither changes the match."""
+    from live.consumers import ABUSE_LIMIT
+
+    bot, secret = make_bot(ada)
+    deck = make_deck(alice, "tempofront")
+    challenge = challenges.live_challenge(challenger=alice, challenged_username="Sparky",
+                                          deck_version=deck.latest_version)
+    accepted = challenges.live_challenge_answer(challenge_id=challenge.pk, user=bot.user, accept=True,
+                                                deck_version=make_deck(bot.user, "tempofront").latest_version)
+    with bot_socket(asgi_server, f"/ws/live/{accepted.match_id}/", secret) as socket:
+        receive_view(socket)
+        socket.send(json.dumps({"type": "act", "action": {"kind": "keep", "pad": "x" * 20_000}}))
+        assert receive(socket)["code"] == "frame_too_large"
+        for _ in range(ABUSE_LIMIT + 25):
+            socket.send(json.dumps({"type": "ping"}))
+        codes = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                frame = receive(socket, skip=("presence", "pong"))
+                codes.append(frame.get("code"))
+        assert closed.value.rcvd.code == 4429 and "rate_limited" in codes
+    assert LiveMatch.objects.get(match_id=accepted.match_id).log == []
