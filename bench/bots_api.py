@@ -3,21 +3,23 @@
 1. **Round trip under play**: ``--bots`` bots (default 50) with tokens, paired into
    ``--bots / 2`` live TempoFront matches played at once. Each bot holds its events socket
    (``/ws/notify/``) and its game's socket (``/ws/live/<id>/``, token in the header) and
-   answers each view that offers it actions with a random legal one, as fast as the site
-   takes frames (10 a second a socket). Round trip = from the bot sending ``act`` to its
+   answers each view that offers it actions with a random legal one after ``--think``
+   seconds on average (exponentially distributed; 0, the default: at once, as fast as the
+   site takes frames, 10 a second a socket). Round trip = from the bot sending ``act`` to its
    receiving the next view that counts the action: the view sent to a bot, its action
    applied, the next view sent. Median, p95 and max over ``--seconds`` after ``--warmup``.
 2. **Idle bots**: ``--idle`` more bots (default 500) connect their events socket and stay;
    the web process's resident memory is read (``/proc/<pid>/status``, VmRSS) before and
    after, with every socket held.
 
-The script starts the site itself (uvicorn, one process, as the Procfile's web) on the
-database and Redis it is given, and stops it at the end::
+The script starts the site itself (``python -m web.serve``: one uvicorn process as the
+Procfile's web, or ``--web-workers N`` as docker-compose's two) on the database and Redis
+it is given, and stops it at the end; with several processes the memory is their sum::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/botbench REDIS_URL=redis://127.0.0.1:6379/9 \\
-        python bench/bots_api.py [--bots 50] [--idle 500] [--seconds 30] [--json]
+        python bench/bots_api.py [--bots 50] [--idle 500] [--seconds 30] [--think 0] [--web-workers 1]
 
-Prints one JSON object; ``bench/run.py --bots-api`` writes it into bench/RESULTS.md.
+Prints one JSON object, from which the section "Bot API" of bench/RESULTS.md is written.
 """
 
 from __future__ import annotations
@@ -81,10 +83,15 @@ def setup(run: str, players: int, idle: int) -> tuple[list[tuple[int, str, str]]
 
 
 def rss_kib(pid: int) -> int:
+    """Resident memory of ``pid`` and of its children (the web processes of ``web.serve``)."""
+    total = 0
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+            total += int(line.split()[1])
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = (task / "children").read_text().split() if (task / "children").exists() else []
+        total += sum(rss_kib(int(child)) for child in children)
+    return total
 
 
 async def connect_bot(server: str, path: str, token: str):
@@ -94,7 +101,7 @@ async def connect_bot(server: str, path: str, token: str):
                          open_timeout=120, max_size=2**22)
 
 
-async def play_seat(server, match_id, token, rtts, errors, window, rng) -> None:
+async def play_seat(server, match_id, token, rtts, errors, window, rng, think: float) -> None:
     notify = await connect_bot(server, "/ws/notify/", token)
     socket = await connect_bot(server, f"/ws/live/{match_id}/", token)
     try:
@@ -119,7 +126,7 @@ async def play_seat(server, match_id, token, rtts, errors, window, rng) -> None:
                     rtts.append(time.perf_counter() - sent_at)
                 sent_at = None
             if frame["legal"] and frame["index"] > acted and (waiting_for is None or count >= waiting_for):
-                pause = last + MIN_INTERVAL - time.monotonic()
+                pause = max(last + MIN_INTERVAL - time.monotonic(), rng.expovariate(1 / think) if think else 0)
                 if pause > 0:
                     await asyncio.sleep(pause)
                 acted, waiting_for = frame["index"], count + 1
@@ -131,11 +138,12 @@ async def play_seat(server, match_id, token, rtts, errors, window, rng) -> None:
         await asyncio.gather(socket.close(), notify.close(), return_exceptions=True)
 
 
-async def measure(server: str, pid: int, matches, idle_tokens, seconds: float, warmup: float) -> dict:
+async def measure(server: str, pid: int, matches, idle_tokens, seconds: float, warmup: float,
+                  think: float) -> dict:
     rtts: list[float] = []
     errors: list[str] = []
     window = {"stop": float("inf"), "measuring": False}
-    tasks = [asyncio.create_task(play_seat(server, m, tok, rtts, errors, window, random.Random(i * 2 + s)))
+    tasks = [asyncio.create_task(play_seat(server, m, tok, rtts, errors, window, random.Random(i * 2 + s), think))
              for i, (m, t0, t1) in enumerate(matches) for s, tok in enumerate((t0, t1))]
     window["stop"] = time.monotonic() + warmup + seconds
     await asyncio.sleep(warmup)
@@ -145,7 +153,7 @@ async def measure(server: str, pid: int, matches, idle_tokens, seconds: float, w
     await asyncio.gather(*tasks, return_exceptions=True)
     rtts.sort()
     play = {
-        "bots": 2 * len(matches), "games": len(matches), "actions_measured": len(rtts),
+        "bots": 2 * len(matches), "games": len(matches), "think_mean_s": think, "actions_measured": len(rtts),
         "actions_per_second": round(len(rtts) / seconds, 1),
         "rtt_ms": {"median": round(1000 * statistics.median(rtts), 1) if rtts else None,
                    "p95": round(1000 * rtts[int(0.95 * (len(rtts) - 1))], 1) if rtts else None,
@@ -175,6 +183,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--port", type=int, default=28791)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="a bot's mean think time before each action, seconds (exponential; 0: none)")
+    parser.add_argument("--web-workers", type=int, default=1, help="web processes (python -m web.serve --workers)")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         print("needs DATABASE_URL (PostgreSQL) and REDIS_URL", file=sys.stderr)
@@ -185,8 +196,9 @@ def main() -> int:
     env = dict(os.environ, DJANGO_DEBUG="0", SECRET_KEY=os.environ.get("SECRET_KEY", "bench-" + "x" * 50),
                ALLOWED_HOSTS="127.0.0.1,localhost", DATABASE_CONN_MAX_AGE="600", DJANGO_SECURE_SSL_REDIRECT="0",
                DJANGO_SECURE_COOKIES="0")
-    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-                               "--port", str(args.port), "--lifespan", "off", "--log-level", "warning"],
+    server = subprocess.Popen([sys.executable, "-m", "web.serve", "config.asgi:application", "--host", "127.0.0.1",
+                               "--port", str(args.port), "--lifespan", "off", "--log-level", "warning",
+                               "--workers", str(args.web_workers)],
                               cwd=ROOT / "platform", env=env)
     try:
         for _ in range(120):
@@ -198,10 +210,11 @@ def main() -> int:
         run = f"{int(time.time()) % 100000}"
         matches, idle = setup(run, args.bots, args.idle)
         result = asyncio.run(measure(f"127.0.0.1:{args.port}", server.pid, matches, idle, args.seconds,
-                                     args.warmup))
+                                     args.warmup, args.think))
     finally:
         server.terminate()
         server.wait(timeout=30)
+    result["web_processes"] = args.web_workers
     result["command"] = "python bench/bots_api.py " + " ".join(sys.argv[1:])
     print(json.dumps(result))
     return 0

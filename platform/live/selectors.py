@@ -30,36 +30,49 @@ def _seat_name(row: LiveSeat) -> str:
     return f"bot {row.bot}"
 
 
-#: Seconds a process keeps which decks of live seats are hidden (``public_deck_name``).
-HIDDEN_DECKS_SECONDS = 2.0
-_hidden_decks: dict[int, tuple[float, str]] = {}
+#: Seconds a process keeps which decks are hidden (``public_deck_names``). A deck entered in
+#: an event while one of its live matches runs is named by that match's messages for at
+#: most this long after the entry (its name was public until then); a hidden deck stays
+#: hidden at most this long after its event publishes.
+HIDDEN_DECKS_SECONDS = 10.0
+#: The process's anonymous deck visibility and when it expires (one entry, "public").
+_hidden_decks: dict[str, tuple[float, Any]] = {}
+
+
+def public_deck_names(deck_versions: Sequence) -> list[str]:
+    """The decks' names as every watcher may see them: a deck's hidden label while it is
+    entered in an event that has not published its decklists (``decks.permissions``).
+    Messages to a match's group are the same for everyone, so they name decks as to an
+    anonymous visitor. Which decks are hidden is read in one query (every entry of the
+    events still withholding their decklists) at most every ``HIDDEN_DECKS_SECONDS`` per
+    process: a move's messages, and the hundreds of boards a live event's round opens at
+    once, cost none."""
+    now = time.monotonic()
+    kept = _hidden_decks.get("public")
+    if kept is None or kept[0] < now:
+        visibility = deck_visibility(None)
+        visibility.hidden_ids()  # read now, once for the whole period
+        kept = _hidden_decks["public"] = (now + HIDDEN_DECKS_SECONDS, visibility)
+    visibility = kept[1]
+    return [visibility.label(v.deck_id) or v.deck.name for v in deck_versions]
 
 
 def public_deck_name(deck_version) -> str:
-    """A seat's deck name as every watcher may see it: its hidden label while it is entered
-    in an event that has not published its decklists (``decks.permissions``). Messages to
-    a match's group are the same for everyone, so they name decks as to an anonymous
-    visitor. Kept per deck for ``HIDDEN_DECKS_SECONDS``, so a move's messages cost no query."""
-    now = time.monotonic()
-    kept = _hidden_decks.get(deck_version.deck_id)
-    if kept is None or kept[0] < now:
-        if len(_hidden_decks) > 10_000:
-            _hidden_decks.clear()
-        kept = (now + HIDDEN_DECKS_SECONDS, deck_visibility(None, deck_ids=[deck_version.deck_id]).label(deck_version))
-        _hidden_decks[deck_version.deck_id] = kept
-    return kept[1] or deck_version.deck.name
+    """One deck's :func:`public_deck_names`."""
+    return public_deck_names([deck_version])[0]
 
 
 def players_json(rows: Sequence[LiveSeat], *, as_of: datetime | None = None) -> list[dict[str, Any]]:
     """Every seat's public facts; ``present``: a bot, or a person who has connected or moved
     (never when: only whether). ``as_of``: as they stood then (a running match's public
     moment, :func:`public_cutoff`): a later arrival or time-out is not told yet."""
+    decks = public_deck_names([r.deck_version for r in rows])
     return [
-        {"seat": r.seat, "name": _seat_name(r), "pilot": r.pilot, "deck": public_deck_name(r.deck_version),
+        {"seat": r.seat, "name": _seat_name(r), "pilot": r.pilot, "deck": deck,
          "timed_out": r.timed_out_at is not None and (as_of is None or r.timed_out_at <= as_of),
          "resigned": r.resigned,
          "present": bool(r.bot) or (r.connected_at is not None and (as_of is None or r.connected_at <= as_of))}
-        for r in rows
+        for r, deck in zip(rows, decks, strict=True)
     ]
 
 

@@ -215,6 +215,27 @@ def test_broadcasts_and_sockets_name_decks_as_to_anyone(event):
     assert SECRET_NAME not in json.dumps(players_json(list(live.seats.all())))
 
 
+def test_live_seat_names_follow_publication_within_the_stated_period(event, monkeypatch):
+    """docs/security.md: a live board reads which decks are hidden at most every
+    HIDDEN_DECKS_SECONDS per process; a hidden deck stays hidden until that period has
+    passed after its publication, and is named once it has."""
+    from live import selectors
+    from live.models import LiveMatch
+
+    clock = [1000.0]
+    monkeypatch.setattr(selectors.time, "monotonic", lambda: clock[0])
+    selectors._hidden_decks.clear()
+    rows = list(LiveMatch.objects.get(match=event["match"]).seats.select_related("deck_version__deck"))
+    names = lambda: [p["deck"] for p in selectors.players_json(rows)]  # noqa: E731
+    assert SECRET_NAME not in names() and any(n.startswith("Deck hidden until") for n in names())
+    tournament = event["tournament"]
+    Tournament.objects.filter(pk=tournament.pk).update(publish_at=timezone.now() - timedelta(seconds=1))
+    clock[0] += selectors.HIDDEN_DECKS_SECONDS - 1
+    assert SECRET_NAME not in names()  # read less than the period ago: still hidden
+    clock[0] += 2
+    assert SECRET_NAME in names()
+
+
 def can_view_deck(user, deck, *, now=None) -> bool:
     return deck_visibility(user, now=now).can_view(deck)
 
