@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine.core import Event
@@ -44,7 +45,15 @@ def _second_person(verb: str) -> str:
 
 
 def personal(text: str, reader: int | None, names: Mapping[int, str]) -> str:
-    """``text`` said to ``reader`` (a seat, or None for a spectator): see the module."""
+    """``text`` said to ``reader`` (a seat, or None for a spectator): see the module.
+    Kept for the texts said lately (:func:`_said`): a board's opening view says every
+    event of the game so far again, and every seat's view of a move says the same events."""
+    return _said(text, reader, tuple(sorted(names.items())))
+
+
+@lru_cache(maxsize=8192)
+def _said(text: str, reader: int | None, names_items: tuple[tuple[int, str], ...]) -> str:
+    names = dict(names_items)
     out: list[str] = []
     pos = 0
     for match in SEAT.finditer(text):
@@ -85,6 +94,7 @@ def events_for(events: Iterable[Event], reader: int | None, names: Mapping[int, 
     public counterparts of what they were told in private."""
     told: list[Event] = []
     out = []
+    names_items = tuple(sorted(names.items()))
     for event in events:
         if not event.visible_to(reader):
             continue
@@ -95,7 +105,7 @@ def events_for(events: Iterable[Event], reader: int | None, names: Mapping[int, 
             if twin is not None:
                 told.remove(twin)
                 continue
-        out.append({"kind": event.kind, "text": personal(event.text, reader, names)})
+        out.append({"kind": event.kind, "text": _said(event.text, reader, names_items)})
     return out
 
 
