@@ -228,6 +228,16 @@ def fresh_bot_names() -> None:
     forget_bot_usernames()
 
 
+@pytest.fixture(autouse=True)
+def fresh_hidden_decks() -> None:
+    """Each test reads which decks are hidden anew (live.selectors keeps it a few seconds
+    per process): the entries of an earlier, rolled-back test must neither hide nor show a
+    deck in this one."""
+    from live.selectors import forget_hidden_decks
+
+    forget_hidden_decks()
+
+
 @pytest.fixture
 def effects_recorded():
     """Every task and channel-layer message the code under test would send, recorded instead

@@ -16,3 +16,14 @@ class TournamentsConfig(AppConfig):
 
         match_finished.connect(receivers.on_match_finished, sender=Match, dispatch_uid="tournaments.match_finished")
         match_failed.connect(receivers.on_match_failed, sender=Match, dispatch_uid="tournaments.match_failed")
+        # An entry made, changed or withdrawn, or an event's settings changed, may hide or show
+        # a deck: this process's live boards read which decks are hidden again at once.
+        from django.db.models.signals import post_delete, post_save
+
+        from live.selectors import forget_hidden_decks
+        from tournaments.models import Entry, Tournament
+
+        for model in (Entry, Tournament):
+            post_save.connect(forget_hidden_decks, sender=model,
+                              dispatch_uid=f"tournaments.hidden_decks.{model.__name__}")
+        post_delete.connect(forget_hidden_decks, sender=Entry, dispatch_uid="tournaments.hidden_decks.entry_deleted")

@@ -57,6 +57,13 @@ def public_deck_names(deck_versions: Sequence) -> list[str]:
     return [visibility.label(v.deck_id) or v.deck.name for v in deck_versions]
 
 
+def forget_hidden_decks(**_: Any) -> None:
+    """Read which decks are hidden again at the next use: an event's entries or settings
+    changed in this process (connected to their saves by the tournaments app; other
+    processes see the change within ``HIDDEN_DECKS_SECONDS``)."""
+    _hidden_decks.clear()
+
+
 def public_deck_name(deck_version) -> str:
     """One deck's :func:`public_deck_names`."""
     return public_deck_names([deck_version])[0]

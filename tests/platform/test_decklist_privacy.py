@@ -236,6 +236,21 @@ def test_live_seat_names_follow_publication_within_the_stated_period(event, monk
     assert SECRET_NAME in names()
 
 
+def test_an_entry_hides_its_deck_from_live_boards_of_the_same_process_at_once(event):
+    """The process that records an entry reads which decks are hidden again at once, even
+    within HIDDEN_DECKS_SECONDS of its last read (docs/security.md)."""
+    from live.selectors import public_deck_names
+
+    cup = tournament_create(organiser=User.objects.get(username="orga"), game="tempofront", name="Later cup",
+                            starts_at=timezone.now() + timedelta(days=1), format="swiss", best_of=1)
+    dave = User.objects.create_user("dave", password="pw-dave-123")
+    dave_deck = deck_register(owner=dave, game="tempofront", name="Dave deck", decklist=starter_text(3),
+                              pilot="random")
+    assert public_deck_names([dave_deck.latest_version]) == ["Dave deck"]
+    tournament_enter(tournament_id=cup.pk, player=dave, deck_id=dave_deck.pk)
+    assert public_deck_names([dave_deck.latest_version])[0].startswith("Deck hidden until")
+
+
 def can_view_deck(user, deck, *, now=None) -> bool:
     return deck_visibility(user, now=now).can_view(deck)
 
