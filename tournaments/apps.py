@@ -20,10 +20,10 @@ class TournamentsConfig(AppConfig):
         # a deck: this process's live boards read which decks are hidden again at once.
         from django.db.models.signals import post_delete, post_save
 
-        from live.selectors import forget_hidden_decks
+        from live.selectors import hidden_decks_changed
         from tournaments.models import Entry, Tournament
 
         for model in (Entry, Tournament):
-            post_save.connect(forget_hidden_decks, sender=model,
+            post_save.connect(hidden_decks_changed, sender=model,
                               dispatch_uid=f"tournaments.hidden_decks.{model.__name__}")
-        post_delete.connect(forget_hidden_decks, sender=Entry, dispatch_uid="tournaments.hidden_decks.entry_deleted")
+        post_delete.connect(hidden_decks_changed, sender=Entry, dispatch_uid="tournaments.hidden_decks.entry_deleted")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -57,11 +58,18 @@ def public_deck_names(deck_versions: Sequence) -> list[str]:
     return [visibility.label(v.deck_id) or v.deck.name for v in deck_versions]
 
 
-def forget_hidden_decks(**_: Any) -> None:
-    """Read which decks are hidden again at the next use: an event's entries or settings
-    changed in this process (connected to their saves by the tournaments app; other
-    processes see the change within ``HIDDEN_DECKS_SECONDS``)."""
+def forget_hidden_decks() -> None:
+    """Read which decks are hidden again at the next use (tests start each with none kept)."""
     _hidden_decks.clear()
+
+
+def hidden_decks_changed(**_: Any) -> None:
+    """An event's entries or settings changed in this process: read which decks are hidden
+    again at once, and again once the change commits (a read in between, from another
+    thread, still saw the rows before it). Connected to their saves by the tournaments app;
+    other processes see the change within ``HIDDEN_DECKS_SECONDS``."""
+    _hidden_decks.clear()
+    transaction.on_commit(_hidden_decks.clear)
 
 
 def public_deck_name(deck_version) -> str:
