@@ -57,6 +57,18 @@ def index_of(page) -> int:
     return int(page.locator("[data-live-match]").get_attribute("data-index") or -1)
 
 
+def view_received(page, frames: list[str], index: int) -> str:
+    """The JSON of the view of ``index`` among the socket frames a page received, waiting
+    for Playwright to deliver it (at most 10 s of the page's time)."""
+    for _ in range(100):
+        views = [json.loads(frame) for frame in list(frames)]
+        drawn = [view.get("view", {}) for view in views if view.get("type") == "view" and view.get("index") == index]
+        if drawn:
+            return " ".join(json.dumps(view) for view in drawn)
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the spectator's page shows view {index}, which its socket never received")
+
+
 def state_of(page) -> str:
     return page.locator("[data-live-match]").get_attribute("data-state") or ""
 
@@ -128,10 +140,14 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
             "cards => cards.map(c => c.dataset.cardName)")
         hands += pages["bob"].locator("[data-hand] .hand-card").evaluate_all(
             "cards => cards.map(c => c.dataset.cardName)")
-        # The board drawn from a frame between these two reads: any of them may be the one shown.
-        first = max(0, len(spectator_frames) - 1)
-        board = pages["carol"].locator("[data-board]").inner_text()
-        public_view = " ".join(json.dumps(json.loads(frame).get("view", {})) for frame in spectator_frames[first:])
+        # The board and the index of the view it was drawn from, read at once; then that
+        # view as the spectator's socket received it (Playwright may hand the frame to this
+        # test after the page has drawn it).
+        shown = pages["carol"].evaluate(
+            "() => ({index: Number(document.querySelector('[data-live-match]').dataset.index),"
+            " board: document.querySelector('[data-board]').innerText})")
+        board = shown["board"]
+        public_view = view_received(pages["carol"], spectator_frames, shown["index"])
         for name in hands:
             if name in public_view:
                 continue  # another copy is on the board or in a discard pile
