@@ -13,7 +13,7 @@ the stack exited, ``/healthz`` failed, a process exited that nobody killed, a me
 could not be read, or matches stopped finishing.
 
     python bench/soak_embedded.py --minutes 30                 # the measurement
-    python bench/soak_embedded.py --seconds 150 --kill-worker-at 60   # CI's short form
+    python bench/soak_embedded.py --seconds 45 --kill-worker-at 15    # the suite's short form
 """
 
 from __future__ import annotations
@@ -194,10 +194,15 @@ def soak(seconds: float, kill_worker_at: float | None, log_path: Path) -> dict:
             time.sleep(5)
         out, _ = feeder.communicate(timeout=120)
         created = json.loads(out.strip().splitlines()[-1])["created"] if out.strip() else []
-        # The matches still in flight get a little time to finish before the count.
-        time.sleep(min(30.0, seconds / 4))
-        statuses = json.loads(subprocess.run([PYTHON, "-c", REPORT, json.dumps(created)], cwd=ROOT, env=env,
-                                             capture_output=True, text=True, check=True).stdout.strip())
+        # The matches still in flight get a little time to finish before the count: until
+        # none is queued or running, at most a quarter of the run (30 s at most).
+        settle_until = time.monotonic() + min(30.0, seconds / 4)
+        while True:
+            statuses = json.loads(subprocess.run([PYTHON, "-c", REPORT, json.dumps(created)], cwd=ROOT, env=env,
+                                                 capture_output=True, text=True, check=True).stdout.strip())
+            if not (statuses.get("queued") or statuses.get("running")) or time.monotonic() > settle_until:
+                break
+            time.sleep(2)
         summary["matches"] = {"created": len(created), **statuses}
         summary["max_heartbeat_age_seconds"] = max(last_heartbeat_age) if last_heartbeat_age else None
     finally:

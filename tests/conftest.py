@@ -112,12 +112,28 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 SERVICE_FIXTURES = ("celery_worker_process", "asgi_server")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-django's own (tryfirst too, registered earlier)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test that starts a worker or server gets the test database even without asking:
-    the subprocesses must never run on the development database in var/."""
+    the subprocesses must never run on the development database in var/.
+
+    The longest files go first: a file with a ``slow`` test, then files with browser, server
+    or worker tests, then the rest, each file's tests together and in their order.
+    pytest-xdist hands tests out in this order, so a run's last minutes are short tests
+    shared between its processes instead of one process finishing a long soak alone.
+    pytest-django then groups the tests by the database they need (as Django does), keeping
+    this order within each group, and counts the marker added here."""
     for item in items:
         if item.get_closest_marker("django_db") is None and any(f in item.fixturenames for f in SERVICE_FIXTURES):
             item.add_marker(pytest.mark.django_db(transaction=True))
+    rank: dict[str, int] = {}
+    for item in items:
+        heavy = 0 if item.get_closest_marker("slow") else 1 if (
+            item.get_closest_marker("browser") or any(f in item.fixturenames for f in SERVICE_FIXTURES)) else 2
+        module = item.nodeid.split("::", 1)[0]
+        rank[module] = min(rank.get(module, 2), heavy)
+    order = {id(item): index for index, item in enumerate(items)}
+    items.sort(key=lambda item: (rank[item.nodeid.split("::", 1)[0]], order[id(item)]))
 
 
 FLUSH_LOCK_TIMEOUT = "20s"

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_embedded_stack_survives_a_stream_of_matches_and_a_killed_worker(tmp_path):
     log = tmp_path / "stack.log"
     result = subprocess.run(
-        [sys.executable, "bench/soak_embedded.py", "--seconds", "90", "--kill-worker-at", "30", "--log", str(log)],
+        [sys.executable, "bench/soak_embedded.py", "--seconds", "45", "--kill-worker-at", "15", "--log", str(log)],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
     assert result.stdout.strip(), result.stderr[-4000:]
