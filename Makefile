@@ -56,7 +56,7 @@ serve:
 # pytest's exit status 5 means it collected no tests: that is a failure, not a pass.
 # --durations: the 30 slowest tests close the report, for whoever shortens the run next.
 test: install
-	$(PY) -m pytest -n $(TEST_WORKERS) --durations=30 $(PYTEST_ARGS); status=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30 $(PYTEST_ARGS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
 	exit $$status
 
