@@ -91,6 +91,10 @@ def test_a_killed_worker_loses_no_match_and_doubles_none(alice, service_env, tmp
     try:
         # Greedy pilots: a chunk of 10 matches takes a second or more, time to kill its worker mid-chunk.
         settings.LAB_CHUNK_MATCHES = 10
+        # A chunk left queued this long has its task sent again (a message lost in transit,
+        # or held unacknowledged by the killed worker until Redis's visibility timeout):
+        # 5 s here instead of 10 minutes.
+        settings.LAB_RESEND_SECONDS = 5
         deck = make_deck(alice)
         make_deck(alice, index=1, starter=True)
         doomed = Worker("doomed", env, tmp_path)
@@ -126,9 +130,15 @@ def test_a_killed_worker_loses_no_match_and_doubles_none(alice, service_env, tmp
             forward(held.tasks)
         assert requeued == [taken.pk]
 
+        # Beat keeps sweeping while the run goes on: a chunk whose message the killed worker
+        # had already taken (prefetched, unacknowledged) is sent again once it has waited
+        # LAB_RESEND_SECONDS; no other lease expires.
         deadline = time.monotonic() + 180
         while LabRun.objects.get(pk=run.pk).status != "done" and time.monotonic() < deadline:
-            time.sleep(0.3)
+            time.sleep(1)
+            with effects.recording(tasks=[PLAY_CHUNK]) as held:
+                assert lab_sweep_expired(now=timezone.now()).requeued == []
+            forward(held.tasks)
         run.refresh_from_db()
         assert run.status == "done", rescuer.log()[-3000:]
         numbers = list(LabMatch.objects.filter(run=run).order_by("number").values_list("number", flat=True))
