@@ -123,13 +123,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     shared between its processes instead of one process finishing a long soak alone.
     pytest-django then groups the tests by the database they need (as Django does), keeping
     this order within each group, and counts the marker added here."""
-    for item in items:
-        if item.get_closest_marker("django_db") is None and any(f in item.fixturenames for f in SERVICE_FIXTURES):
-            item.add_marker(pytest.mark.django_db(transaction=True))
     rank: dict[str, int] = {}
     for item in items:
+        starts_service = any(f in item.fixturenames for f in SERVICE_FIXTURES)
+        if item.get_closest_marker("django_db") is None and starts_service:
+            item.add_marker(pytest.mark.django_db(transaction=True))
         heavy = 0 if item.get_closest_marker("slow") else 1 if (
-            item.get_closest_marker("browser") or any(f in item.fixturenames for f in SERVICE_FIXTURES)) else 2
+            item.get_closest_marker("browser") or starts_service) else 2
         module = item.nodeid.split("::", 1)[0]
         rank[module] = min(rank.get(module, 2), heavy)
     order = {id(item): index for index, item in enumerate(items)}
