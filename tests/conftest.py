@@ -405,15 +405,49 @@ class CeleryWorker(ServiceProcess):
 
 
 @pytest.fixture
-def celery_worker_process(celery_worker_session: CeleryWorker) -> CeleryWorker:
-    """The run's real worker, idle: a test starts only once the worker has finished what an
+def celery_worker_process(celery_worker_session: CeleryWorker) -> Iterator[CeleryWorker]:
+    """The run's real worker, idle and taking tasks for this test only.
+
+    The worker lives for the whole session of its pytest process but consumes its queues
+    only while a test holds it: between such tests it takes nothing, so a later test that
+    creates a match (whose task is sent on commit) and plays it here, in-process, is never
+    raced by the worker for it. A test starts only once the worker has finished what an
     earlier test left it (a match still being played when that test ended would otherwise
     hold the one-at-a-time worker while this test waits for its own task)."""
+    set_consuming(celery_worker_session, True)
     wait_until_idle(celery_worker_session)
-    return celery_worker_session
+    yield celery_worker_session
+    set_consuming(celery_worker_session, False)
 
 
 IDLE_SECONDS = 600.0
+
+
+@pytest.fixture
+def worker_consuming():
+    """``set_consuming(worker, bool)``: what ``celery_worker_process`` does around a test,
+    for the test that checks it."""
+    return set_consuming
+
+
+def set_consuming(worker: CeleryWorker, consuming: bool, timeout: float = IDLE_SECONDS) -> None:
+    """Make ``worker`` take from every queue (``add_consumer``) or from none
+    (``cancel_consumer``), and wait until it has said so. A worker of the solo pool busy with
+    a task answers once the task ends."""
+    from config.celery import QUEUES, app
+
+    command = app.control.add_consumer if consuming else app.control.cancel_consumer
+    deadline = time.monotonic() + timeout
+    for queue in QUEUES:
+        while True:
+            if worker.process.poll() is not None:
+                pytest.fail(f"{worker.name} exited ({worker.process.returncode}):\n{worker.log()}")
+            replies = command(queue, destination=[worker.hostname], reply=True, timeout=2.0) or []
+            if any(worker.hostname in reply for reply in replies):
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(f"{worker.name} did not {'take' if consuming else 'leave'} queue {queue} "
+                            f"within {timeout:g} s:\n{worker.log()}")
 
 
 def wait_until_idle(worker: CeleryWorker, timeout: float = IDLE_SECONDS) -> None:

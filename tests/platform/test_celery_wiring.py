@@ -132,6 +132,21 @@ def test_task_sent_from_django_runs_on_a_real_worker_and_its_result_reaches_the_
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_suites_worker_takes_no_task_between_the_tests_that_hold_it(celery_worker_process, worker_consuming):
+    """A test that plays a match in-process must not be raced for it by the session's worker
+    left over from an earlier test (a CI run failed so: the worker claimed the match first)."""
+    from web.tasks import heartbeat
+
+    worker_consuming(celery_worker_process, False)
+    heartbeat.delay()
+    assert wait_for_heartbeat(celery_worker_process.hostname, timeout=3.0) is None, "released, the worker took a task"
+
+    worker_consuming(celery_worker_process, True)
+    row = wait_for_heartbeat(celery_worker_process.hostname)
+    assert row is not None and row.beats == 1, f"taken again, the worker ran no task:\n{celery_worker_process.log()}"
+
+
+@pytest.mark.django_db(transaction=True)
 def test_beat_process_schedules_heartbeats_that_the_worker_records(celery_worker_process, service_env, tmp_path):
     """The process model of ``make run``: beat sends, the broker carries, the worker writes."""
     env = service_env(HEARTBEAT_SECONDS="1")
