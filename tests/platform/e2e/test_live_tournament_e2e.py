@@ -46,9 +46,11 @@ from matches.models import Match
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Mean seconds a scripted person thinks per decision: a TempoFront game of random play
-#: (about 130 decisions) lasts some 25 s, well inside the no-show time and the round limit,
-#: and a socket stays under the server's 10 frames a second.
-THINK = 0.15
+#: (about 130 decisions) lasts some 15 s, well inside the no-show time and the round limit.
+#: A person waits for the view that counts their action before thinking again, so with
+#: the round trip a socket stays near the server's 10 frames a second, and its burst of 20
+#: covers a run of quick thinks (``check_finished_event`` fails on any ``rate_limited``).
+THINK = 0.08
 #: The event's live settings: the shortest no-show time and a round limit that only a
 #: stuck game would reach.
 LIVE = {"check_in_minutes": 0, "no_show_minutes": 1, "round_limit_minutes": 3, "clock_initial": 300,
@@ -292,6 +294,7 @@ def check_finished_event(organiser: Person, event: int, crowd: Crowd, people: li
             board = boards[match_id]
             assert board["first_view"] is not None, (person.user.username, match_id, board["errors"])
             assert board["final"] and board["final"]["status"] == "done", (person.user.username, match_id, board)
+            assert "rate_limited" not in board["errors"], (person.user.username, match_id, board["errors"])
 
 
 # --------------------------------------------------------------------------- 1. people, a no-show
