@@ -544,22 +544,31 @@ def asgi_server(django_db_setup) -> Iterator[AsgiServer]:
 # --------------------------------------------------------------------------- browser
 
 
+@pytest.fixture(scope="session")
+def browser_thread():
+    """Playwright and headless Chromium (/usr/bin/chromium; Playwright never downloads a
+    browser here) for the whole pytest process, on a thread of their own
+    (``tests/browser_thread.py``): the test's thread keeps no event loop, so it may use the
+    database, and Chromium starts once instead of once per test."""
+    from browser_thread import BrowserThread
+
+    owner = BrowserThread(str(CHROMIUM), CHROMIUM_ARGS)
+    try:
+        yield owner
+    finally:
+        owner.stop()
+
+
 @pytest.fixture
-def browser_page():
-    """A fresh page in headless Chromium (/usr/bin/chromium) driven by Playwright.
-
-    Function-scoped on purpose: Playwright's sync API runs an event loop in this thread
-    while it is open, and Django refuses database calls from a thread with a running loop.
-    """
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            yield page
-        finally:
-            browser.close()
+def browser_page(browser_thread):
+    """A fresh page, in a browser context of its own (no cookie or storage of an earlier
+    test), driven from the test's thread through ``browser_thread``'s proxies. Every context
+    the test opened is closed after it."""
+    page = browser_thread.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        yield page
+    finally:
+        browser_thread.close_contexts()
 
 
 @pytest.fixture

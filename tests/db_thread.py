@@ -1,10 +1,10 @@
-"""``in_thread(work)``: database work from a browser test.
+"""``in_thread(work)``: database work on a thread of its own, with its own connection.
 
-Playwright's sync API runs an event loop in the test's thread while a page is open, and
-Django refuses synchronous database calls from a thread with a running loop. A browser
-test that reads or writes rows does it through this helper: ``work()`` runs on a thread
-of its own (with its own connection, closed at the end) and its result or exception
-comes back to the test.
+Browser tests once needed it: Playwright's sync API ran its event loop in the test's
+thread, where Django refuses synchronous database calls. Playwright now runs on a thread
+of its own (``browser_thread.py``) and a browser test may use the database directly; the
+tests written before still call this helper, which works the same: ``work()`` runs on a
+new thread (its connection closed at the end) and its result or exception comes back.
 """
 
 from __future__ import annotations

@@ -194,8 +194,7 @@ class HighcardSite:
 
 @pytest.fixture
 def finished_highcard(highcard, transactional_db):
-    """A finished Highcard match, committed (the server is another process): its id and scores.
-    Made before the browser opens, whose event loop forbids database calls in this thread."""
+    """A finished Highcard match, committed (the server is another process): its id and scores."""
     match = played_highcard_match("carol")
     return match.pk, list(match.games.get(number=1).outcome["scores"])
 

@@ -22,7 +22,7 @@ DEAD_SOCKET = "ws://127.0.0.1:9/"
 
 @pytest.fixture
 def lab_owner(transactional_db, game):
-    """Created before the browser opens (its event loop forbids database calls in this thread)."""
+    """The lab's owner and the site's starter decks, committed (the server is another process)."""
     user = User.objects.create_user(f"labber-{game}", password=PASSWORD)
     starter_owner = User.objects.create_user(f"site-{game}", password=PASSWORD)
     deck = make_deck(user, game, name=f"Lab subject {game}")

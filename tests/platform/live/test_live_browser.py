@@ -37,7 +37,7 @@ def people(django_db_setup, django_db_blocker) -> dict[str, str]:
 
 
 def stored_status(match_id: int) -> tuple[str, bool]:
-    """Read in a thread of its own (this thread runs Playwright's event loop)."""
+    """Read on a thread of its own, with its own connection (``db_thread.py``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     def read():

@@ -35,8 +35,8 @@ def alice_cookie(django_db_setup, django_db_blocker) -> str:
 
 
 def start_match(title: str) -> int:
-    """alice against bob, announced as the tournaments do; in a thread of its own (this one
-    runs Playwright's event loop)."""
+    """alice against bob, announced as the tournaments do; on a thread of its own, with its
+    own connection (``db_thread.py``)."""
 
     def create() -> int:
         from django.db import connection, transaction
