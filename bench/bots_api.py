@@ -94,6 +94,16 @@ def rss_kib(pid: int) -> int:
     return total
 
 
+def cpu_ticks(pid: int) -> int:
+    """CPU time (user + system, clock ticks) of ``pid`` and of its children (the web processes)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = int(fields[11]) + int(fields[12])
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = (task / "children").read_text().split() if (task / "children").exists() else []
+        total += sum(cpu_ticks(int(child)) for child in children)
+    return total
+
+
 async def connect_bot(server: str, path: str, token: str):
     from websockets.asyncio.client import connect
 
@@ -148,7 +158,9 @@ async def measure(server: str, pid: int, matches, idle_tokens, seconds: float, w
     window["stop"] = time.monotonic() + warmup + seconds
     await asyncio.sleep(warmup)
     window["measuring"] = True
+    ticks = cpu_ticks(pid)
     await asyncio.sleep(seconds)
+    ticks = cpu_ticks(pid) - ticks
     window["measuring"] = False
     await asyncio.gather(*tasks, return_exceptions=True)
     rtts.sort()
@@ -159,6 +171,8 @@ async def measure(server: str, pid: int, matches, idle_tokens, seconds: float, w
                    "p95": round(1000 * rtts[int(0.95 * (len(rtts) - 1))], 1) if rtts else None,
                    "max": round(1000 * rtts[-1], 1) if rtts else None},
         "error_frames": len(errors),
+        # The web processes' CPU over the measured window, per action measured.
+        "web_cpu_ms_per_action": round(1000 * ticks / os.sysconf("SC_CLK_TCK") / len(rtts), 2) if rtts else None,
     }
     # Idle bots: each holds its events socket.
     before = rss_kib(pid)

@@ -133,6 +133,16 @@ def test_the_site_s_shared_styles_scripts_and_templates_name_no_game():
     assert found == [], found
 
 
+def test_the_platform_s_python_modules_name_no_game():
+    """No module of the platform (platform/, its migrations apart: they are the tables'
+    history) names a game: what differs between games is asked of the game through the
+    registry. The games' own packages (engine/<game>/) and the bot client's example bots
+    (one per game, botclient/examples/) are where games are named."""
+    found = [str(path.relative_to(ROOT)) for path in sorted((ROOT / "platform").rglob("*.py"))
+             if "migrations" not in path.parts and NAMES.search(path.read_text(encoding="utf-8"))]
+    assert found == [], found
+
+
 def test_the_engine_games_parts_are_found_in_their_packages():
     for name in ("tempofront", "conquest"):
         assert Path(finders.find(f"{name}/board.js")).is_relative_to(ROOT / "engine" / name / "site")
