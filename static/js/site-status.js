@@ -15,10 +15,13 @@ function describeBeat() {
   return `worker heartbeat ${seconds} s ago`;
 }
 
+// Written only when it changes: the line is redrawn every second, and touching the page
+// when nothing changed still has the browser lay it out again.
 function render(state, summary) {
   if (!statusEl) return;
-  dot.dataset.state = state;
-  text.textContent = `${summary} · ${describeBeat()}`;
+  if (dot.dataset.state !== state) dot.dataset.state = state;
+  const words = `${summary} · ${describeBeat()}`;
+  if (text.textContent !== words) text.textContent = words;
 }
 
 async function refreshHealth() {

@@ -96,14 +96,15 @@ def play_to_end(match_id: int) -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
 def test_a_game_that_ends_while_the_match_page_is_open_adds_no_replay_link_while_hidden(
-        width, event, asgi_server, browser_page, screenshot, django_db_blocker):
+        event, asgi_server, browser_page, screenshot, django_db_blocker):
+    """Bob's and the organiser's pages, each at 1400 px and on a 390 px phone, open while
+    the game is played to its end."""
     match_id = event["match"].pk
     pages = {}
     with django_db_blocker.unblock():
         cookies = in_thread(lambda: {name: client_for(name).cookies["sessionid"].value for name in ("bob", "orga")})
-    for username, cookie in cookies.items():
+    for (username, cookie), width in [(item, width) for item in cookies.items() for width in (1400, 390)]:
         context = browser_page.context.browser.new_context(viewport={"width": width, "height": 900})
         context.add_cookies([{"name": "sessionid", "value": cookie, "url": asgi_server.origin}])
         page = context.new_page()
@@ -112,10 +113,10 @@ def test_a_game_that_ends_while_the_match_page_is_open_adds_no_replay_link_while
         page.goto(asgi_server.url(f"/matches/{match_id}/"))
         page.locator("[data-match-page]").wait_for()
         page.wait_for_function("document.querySelector('[data-live-state]').textContent !== ''")
-        pages[username] = (page, errors)
+        pages[username, width] = (page, errors)
     with django_db_blocker.unblock():
         in_thread(lambda: play_to_end(match_id))
-    for username, (page, errors) in pages.items():
+    for (username, width), (page, errors) in pages.items():
         # The finished game's row arrives (socket or polling) and is drawn by the script.
         page.wait_for_function("document.querySelectorAll('[data-games-body] tr').length === 1", timeout=30_000)
         page.wait_for_timeout(500)

@@ -41,31 +41,33 @@ def no_sideways_scroll(page) -> bool:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("width", [1400, 390])
-def test_fairness_panel_and_verify_page(matches, asgi_server, browser_page, screenshot, width):
+def test_fairness_panel_and_verify_page(matches, asgi_server, browser_page, screenshot):
+    """Both widths on the same two matches, each page loaded afresh at each width."""
     running, done = matches
     page = browser_page
-    page.set_viewport_size({"width": width, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    for width in (1400, 390):
+        errors.clear()
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(asgi_server.url(f"/matches/{running}/"))
+        assert page.evaluate("document.documentElement.clientWidth") == width
+        assert len(page.inner_text("[data-seed-commitment]")) == 64
+        assert page.locator("[data-seed]").is_hidden() and page.locator("[data-seed-pending]").is_visible()
+        assert str(SEED) not in page.content()
+        assert no_sideways_scroll(page)
 
-    page.goto(asgi_server.url(f"/matches/{running}/"))
-    assert len(page.inner_text("[data-seed-commitment]")) == 64
-    assert page.locator("[data-seed]").is_hidden() and page.locator("[data-seed-pending]").is_visible()
-    assert str(SEED) not in page.content()
-    assert no_sideways_scroll(page)
+        page.goto(asgi_server.url(f"/matches/{done}/"))
+        page.wait_for_function("document.querySelector('[data-live-state]').textContent === 'Final'")
+        assert page.inner_text("[data-seed]") == str(SEED + 1)
+        assert len(page.inner_text("[data-seed-salt]")) == 64
+        assert no_sideways_scroll(page)
+        screenshot(page, f"match-fairness-{width}")
 
-    page.goto(asgi_server.url(f"/matches/{done}/"))
-    page.wait_for_function("document.querySelector('[data-live-state]').textContent === 'Final'")
-    assert page.inner_text("[data-seed]") == str(SEED + 1)
-    assert len(page.inner_text("[data-seed-salt]")) == 64
-    assert no_sideways_scroll(page)
-    screenshot(page, f"match-fairness-{width}")
-
-    page.click("text=How to verify this match")
-    page.wait_for_url(f"**/matches/{done}/verify/")
-    assert "python check_seed.py" in page.inner_text("main") and "download=1" in page.inner_text("main")
-    assert str(SEED + 1) in page.inner_text("main")
-    assert no_sideways_scroll(page)
-    screenshot(page, f"match-verify-{width}")
-    assert errors == []
+        page.click("text=How to verify this match")
+        page.wait_for_url(f"**/matches/{done}/verify/")
+        assert "python check_seed.py" in page.inner_text("main") and "download=1" in page.inner_text("main")
+        assert str(SEED + 1) in page.inner_text("main")
+        assert no_sideways_scroll(page)
+        screenshot(page, f"match-verify-{width}")
+        assert errors == []

@@ -1,7 +1,8 @@
 """The live board played by clicking the board itself, in Chromium, at 1400 px and 390 px.
 
-A player plays a whole TempoFront match and a whole two-seat Conquest match against a bot
-by choosing cards in the hand (or units on the board) and clicking the places that light
+A player plays a whole TempoFront match (at 1400 px) and a whole two-seat Conquest match (on
+a 390 px phone) against a bot, the page turned to the other width mid-match and at the end, by
+choosing cards in the hand (or units on the board) and clicking the places that light
 up, with the buttons of the choice bar only for actions that have no place (keep, pass,
 respond...), never the text list of choices. The hand shows cards with their text, the
 board labels its numbers, the result is said in words with its links, the phone keeps the
@@ -217,58 +218,89 @@ def assert_fits_phone(page) -> None:
     assert header is not None and header["height"] <= 70, header
 
 
-def play_whole_match(page, game: str, width: int, screenshot, rng: random.Random) -> Played:
+def resize(page, width: int) -> None:
+    """Turn the page to ``width`` (1400x900 or a 390x844 phone) and wait until its layout has."""
+    page.set_viewport_size({"width": width, "height": 900 if width > 600 else 844})
+    page.wait_for_function(f"document.documentElement.clientWidth === {width}")
+
+
+def show_card_text(page, width: int) -> None:
+    """A hand card is a card (name, costs or CQ, rules text, labelled stats), and its text shows
+    on hover (desktop) or on a tap of its "i" (phone)."""
+    hand = page.locator("[data-hand] .hand-card")
+    if not hand.count():
+        return
+    text = hand.first.inner_text()
+    assert text.strip(), text
+    tip = page.locator(".lc-tip:not([hidden]) .lc-text")
+    for _ in range(6):
+        if width > 600:
+            hand.first.hover()
+        else:
+            # A tap where the "i" is (a card that cannot be played now is aria-disabled,
+            # which Playwright's own click refuses).
+            info = hand.first.locator("[data-card-info]")
+            try:
+                info.scroll_into_view_if_needed(timeout=3000)
+                box = info.bounding_box(timeout=3000)
+            except PlaywrightError:  # the hand was redrawn meanwhile: again
+                continue
+            if box is None:  # detached by a redraw between the two calls: again
+                continue
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        if tip.count():
+            break
+        page.mouse.move(1, 1)
+    assert tip.count() == 1 and tip.inner_text().strip()
+    page.mouse.move(1, 1)
+    page.keyboard.press("Escape")
+
+
+def look_mid_match(page, game: str, width: int, screenshot) -> bool:
+    """The board mid-match at ``width``: a card's text, the phone's one screen, and a card
+    chosen with its places lit (screenshots). False if no card could be chosen now."""
+    show_card_text(page, width)
+    if width < 600:
+        assert_fits_phone(page)
+    playable = page.locator(".hand-card.playable")
+    if not (playable.count() and try_click(playable.first)):
+        return False
+    page.wait_for_timeout(100)
+    page.mouse.move(1, 1)
+    screenshot(page, f"live-board-{game}-{width}-mid")
+    view_shot(page, f"live-board-{game}-{width}-mid")
+    if page.locator(".hand-card.selected").count():
+        try_click(page.locator(".hand-card.selected"))
+    return True
+
+
+def play_whole_match(page, game: str, width: int, screenshot, rng: random.Random,
+                     also: int | None = None) -> Played:
+    """Play to the end at ``width``; once mid-match, look at the board at that width and,
+    if ``also`` is given, at that width too (the page turned to it and back)."""
     played = Played()
-    mid_shot = False
+    mid_shot = also_shot = False
     for _ in range(900):
         if state_of(page) == "done":
             break
         take_turn(page, rng, played)
         assert page.locator("[data-error]").is_hidden(), page.locator("[data-error]").inner_text()
         if not mid_shot and played.board >= 3 and state_of(page) != "done":
-            mid_shot = True
-            hand = page.locator("[data-hand] .hand-card")
-            if hand.count():
-                # A hand card is a card: name, its costs or CQ, its rules text, labelled stats.
-                text = hand.first.inner_text()
-                assert text.strip(), text
-                # Its text shows on hover (desktop) or on a tap of its "i" (phone).
-                tip = page.locator(".lc-tip:not([hidden]) .lc-text")
-                for _ in range(6):
-                    if width > 600:
-                        hand.first.hover()
-                    else:
-                        # A tap where the "i" is (a card that cannot be played now is
-                        # aria-disabled, which Playwright's own click refuses).
-                        info = hand.first.locator("[data-card-info]")
-                        try:
-                            info.scroll_into_view_if_needed(timeout=3000)
-                            box = info.bounding_box(timeout=3000)
-                        except PlaywrightError:  # the hand was redrawn meanwhile: again
-                            continue
-                        if box is None:  # detached by a redraw between the two calls: again
-                            continue
-                        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-                    if tip.count():
+            mid_shot = look_mid_match(page, game, width, screenshot)
+            if mid_shot and also is not None:
+                # The same match at the other width, until a card can be chosen there too
+                # (the player goes on playing at that width meanwhile).
+                resize(page, also)
+                for _ in range(100):
+                    if state_of(page) == "done":
                         break
-                    page.mouse.move(1, 1)
-                assert tip.count() == 1 and tip.inner_text().strip()
-                page.mouse.move(1, 1)
-                page.keyboard.press("Escape")
-            if width < 600:
-                assert_fits_phone(page)
-            # A card chosen, its places lit: the board as a player sees it mid-match.
-            playable = page.locator(".hand-card.playable")
-            if playable.count() and try_click(playable.first):
-                page.wait_for_timeout(100)
-                page.mouse.move(1, 1)
-                screenshot(page, f"live-board-{game}-{width}-mid")
-                view_shot(page, f"live-board-{game}-{width}-mid")
-                if page.locator(".hand-card.selected").count():
-                    try_click(page.locator(".hand-card.selected"))
-            else:
-                mid_shot = False
+                    also_shot = look_mid_match(page, game, also, screenshot)
+                    if also_shot:
+                        break
+                    take_turn(page, rng, played)
+                resize(page, width)
     assert state_of(page) == "done", "the match did not end"
+    assert also is None or also_shot, f"the board was never looked at at {also} px mid-match"
     return played
 
 
@@ -300,38 +332,59 @@ def check_result(page, width: int) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
 
 
+def check_the_end(page, game: str, widths: tuple[int, int], screenshot) -> None:
+    """The result at each width (the page turned to it): in words, with its links, and
+    axe-core finds no serious problem."""
+    for width in widths:
+        resize(page, width)
+        check_result(page, width)
+        found = axe_problems(page)
+        assert found == [], json.dumps(found, indent=2)
+        screenshot(page, f"live-board-{game}-{width}-end")
+        page.evaluate("window.scrollTo(0, 0)")
+        view_shot(page, f"live-board-{game}-{width}-end")
+
+
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
 def test_a_whole_tempofront_match_against_a_bot_is_played_on_the_board(
-        width, tempofront_vs_bot, asgi_server, celery_worker_process, browser_page, screenshot):
+        tempofront_vs_bot, asgi_server, celery_worker_process, browser_page, screenshot):
+    """Played at 1400 px, the board looked at mid-match at 390 px too. (A whole TempoFront
+    match is played at 390 px by test_bot_client_browser, with the same player.)"""
     match_id, cookie = tempofront_vs_bot
     page = browser_page
-    errors = open_match(page, asgi_server, match_id, cookie, width)
-    played = play_whole_match(page, "tempofront", width, screenshot, random.Random(width))
+    errors = open_match(page, asgi_server, match_id, cookie, 1400)
+    played = play_whole_match(page, "tempofront", 1400, screenshot, random.Random(1400), also=390)
     # Moves went through the board, keep/mulligan/pass and the like through the bar, and the
     # folded list of every choice was never opened. (How many of each varies: a click on a
     # button that a bot's move just redrew draws the random player again, so the game's
     # length depends on timing; on SQLite one run in nine ended after 4 board moves.)
     assert played.board >= 3, vars(played)
     assert page.evaluate("document.querySelector('[data-all-choices]').open") is False
-    check_result(page, width)
-    found = axe_problems(page)
-    assert found == [], json.dumps(found, indent=2)
-    screenshot(page, f"live-board-tempofront-{width}-end")
-    page.evaluate("window.scrollTo(0, 0)")
-    view_shot(page, f"live-board-tempofront-{width}-end")
+    check_the_end(page, "tempofront", (1400, 390), screenshot)
     assert errors == []
 
 
+def look_at_placed_units(page, width: int, screenshot) -> bool:
+    """Units placed at the Locations, seen at ``width``; False if none stands there yet."""
+    units = page.locator("[data-board] section.location .unit[data-card-id]")
+    if not units.count():
+        return False
+    if width < 600:
+        assert_fits_phone(page)
+    screenshot(page, f"live-board-conquest-{width}-mid")
+    view_shot(page, f"live-board-conquest-{width}-mid")
+    return True
+
+
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
 def test_a_whole_conquest_match_against_a_bot_is_played_on_the_board(
-        width, conquest_vs_bot, asgi_server, celery_worker_process, browser_page, screenshot):
+        conquest_vs_bot, asgi_server, celery_worker_process, browser_page, screenshot):
+    """Played at 390 px (a phone), the board looked at mid-match at 1400 px too."""
     match_id, cookie = conquest_vs_bot
     page = browser_page
-    errors = open_match(page, asgi_server, match_id, cookie, width)
+    errors = open_match(page, asgi_server, match_id, cookie, 390)
     played = Played()
-    rng = random.Random(width)
+    rng = random.Random(390)
     shot = False
     for _ in range(900):
         if state_of(page) == "done":
@@ -340,13 +393,12 @@ def test_a_whole_conquest_match_against_a_bot_is_played_on_the_board(
         assert page.locator("[data-error]").is_hidden(), page.locator("[data-error]").inner_text()
         if not shot and played.placements >= 1 and state_of(page) != "done":
             page.wait_for_timeout(300)
-            units = page.locator("[data-board] section.location .unit[data-card-id]")
-            if units.count():
-                shot = True
-                if width < 600:
-                    assert_fits_phone(page)
-                screenshot(page, f"live-board-conquest-{width}-mid")
-                view_shot(page, f"live-board-conquest-{width}-mid")
+            shot = look_at_placed_units(page, 390, screenshot)
+            if shot:
+                resize(page, 1400)
+                page.wait_for_timeout(300)
+                look_at_placed_units(page, 1400, screenshot)
+                resize(page, 390)
     if state_of(page) != "done":
         view_shot(page, "debug-live-board")
         print("STUCK", page.evaluate("document.querySelector('[data-live-match]').outerHTML.length"),
@@ -354,12 +406,8 @@ def test_a_whole_conquest_match_against_a_bot_is_played_on_the_board(
               page.locator(LIVE).get_attribute("data-sending"), page.locator(LIVE).get_attribute("data-index"))
     assert state_of(page) == "done", "the match did not end"
     assert played.placements >= 2 and played.planned >= 2, vars(played)
-    check_result(page, width)
-    found = axe_problems(page)
-    assert found == [], json.dumps(found, indent=2)
-    screenshot(page, f"live-board-conquest-{width}-end")
-    page.evaluate("window.scrollTo(0, 0)")
-    view_shot(page, f"live-board-conquest-{width}-end")
+    assert shot, "no unit was ever seen placed at a Location"
+    check_the_end(page, "conquest", (390, 1400), screenshot)
     assert errors == []
 
 

@@ -3,7 +3,11 @@ played through the live services (alice, seat 0, against bob): a phone shows eve
 desktop shows (TempoFront's row labels, unit tags and timeline; whose unit stands at each
 Conquest Location; names kept inside their boxes), the end of a match is brought into view
 with its totals and its final board, the board says "you" and the players' names, and the
-clocks and "Your move" stay in view however far the page is scrolled."""
+clocks and "Your move" stay in view however far the page is scrolled.
+
+Each position is played once: its page is checked at 1400x900, then resized to 390x844
+(``at_width`` waits until the layout has followed) and checked again. The end of a match is
+watched by two pages of alice's at once, one at each width, while the rest is played."""
 
 from __future__ import annotations
 
@@ -68,6 +72,27 @@ def open_board(page, asgi_server, match_id: int, cookie: str, width: int) -> lis
     return errors
 
 
+def at_width(page, width: int) -> None:
+    """Bring the open board to ``SIZES[width]``, back at its top, once its layout has
+    followed: the window and the document as wide as asked, and the heights board.js keeps
+    for the sticky header and bar of clocks (``measureBars``) those of the new layout."""
+    w, h = SIZES[width]
+    page.set_viewport_size({"width": w, "height": h})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("""(w) => {
+      const root = document.documentElement;
+      const style = getComputedStyle(root);
+      const header = document.querySelector('.site-header');
+      const top = header && getComputedStyle(header).position === 'sticky' ? header.offsetHeight : 0;
+      const bar = document.querySelector('[data-live-bar]');
+      return root.clientWidth === w && window.innerWidth === w && window.scrollY === 0
+        && style.getPropertyValue('--live-header').trim() === `${top}px`
+        && style.getPropertyValue('--live-bar').trim() === `${bar ? bar.offsetHeight : 0}px`;
+    }""", arg=w, timeout=10_000)
+    page.wait_for_timeout(200)  # as after opening it: the board's own redraws settle
+    assert page.evaluate("[document.documentElement.clientWidth, window.innerHeight]") == [w, h]
+
+
 def visible_box(page, locator) -> dict:
     """The element's box, checked to be inside the viewport and below the site header."""
     box = locator.bounding_box()
@@ -101,13 +126,7 @@ def inside(page, selector: str) -> list[str]:
 # ------------------------------------------------------------------ 14: a phone sees it all
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
-def test_tempofront_rows_tags_and_timeline_are_shown_at_every_width(
-        width, django_db_blocker, asgi_server, browser_page, screenshot):
-    spot = position(django_db_blocker, "tempofront", tf_mid)
-    page = browser_page
-    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], width)
+def rows_tags_and_timeline_are_shown(page, width: int, screenshot) -> None:
     board = page.locator("[data-board]")
     # Every slot says whose it is and which row: "You · Vanguard", "bob · Support", "Site".
     labels = board.locator(".front .row .slot-seat")
@@ -130,31 +149,44 @@ def test_tempofront_rows_tags_and_timeline_are_shown_at_every_width(
     screenshot(page, f"live-read-tempofront-{width}-mid")
     page.locator(".tf-fronts").evaluate("node => node.scrollIntoView({block: 'start'})")
     screen_shot(page, f"live-read-tempofront-{width}-mid")
-    assert errors == []
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
-def test_conquest_locations_say_whose_unit_is_whose_at_every_width(
-        width, django_db_blocker, asgi_server, browser_page, screenshot):
+def test_tempofront_rows_tags_timeline_and_the_clocks_in_view_at_both_widths(
+        django_db_blocker, asgi_server, browser_page, screenshot):
+    spot = position(django_db_blocker, "tempofront", tf_mid)
+    page = browser_page
+    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], 1400)
+    for width in SIZES:
+        at_width(page, width)
+        rows_tags_and_timeline_are_shown(page, width, screenshot)
+        clocks_and_your_move_stay_in_view(page, "tempofront", width)
+        assert errors == [], width
+
+
+@pytest.mark.django_db(transaction=True)
+def test_conquest_locations_say_whose_unit_is_whose_at_both_widths(
+        django_db_blocker, asgi_server, browser_page, screenshot):
     spot = position(django_db_blocker, "conquest", cq_both_revealed)
     page = browser_page
-    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], width)
-    slots = page.locator("[data-board] section.location .slot")
-    assert slots.count() >= 4
-    mine = page.locator("[data-board] section.location .slot.seat-0 .slot-seat")
-    theirs = page.locator("[data-board] section.location .slot.seat-1 .slot-seat")
-    assert mine.count() == theirs.count() == slots.count() // 2
-    for i in range(mine.count()):
-        assert mine.nth(i).is_visible() and mine.nth(i).inner_text().strip() == "You"
-        assert theirs.nth(i).is_visible() and theirs.nth(i).inner_text().strip() == "bob"
-    assert page.locator("[data-board] section.location .unit-revealed").count() >= 2
-    assert inside(page, "[data-board] .unit-name, [data-board] .slot-seat, [data-board] .location h4") == []
-    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
-    screenshot(page, f"live-read-conquest-{width}-mid")
-    page.locator(".cq-locations").evaluate("node => node.scrollIntoView({block: 'start'})")
-    screen_shot(page, f"live-read-conquest-{width}-mid")
-    assert errors == []
+    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], 1400)
+    for width in SIZES:
+        at_width(page, width)
+        slots = page.locator("[data-board] section.location .slot")
+        assert slots.count() >= 4
+        mine = page.locator("[data-board] section.location .slot.seat-0 .slot-seat")
+        theirs = page.locator("[data-board] section.location .slot.seat-1 .slot-seat")
+        assert mine.count() == theirs.count() == slots.count() // 2
+        for i in range(mine.count()):
+            assert mine.nth(i).is_visible() and mine.nth(i).inner_text().strip() == "You"
+            assert theirs.nth(i).is_visible() and theirs.nth(i).inner_text().strip() == "bob"
+        assert page.locator("[data-board] section.location .unit-revealed").count() >= 2
+        assert inside(page, "[data-board] .unit-name, [data-board] .slot-seat, [data-board] .location h4") == []
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        screenshot(page, f"live-read-conquest-{width}-mid")
+        page.locator(".cq-locations").evaluate("node => node.scrollIntoView({block: 'start'})")
+        screen_shot(page, f"live-read-conquest-{width}-mid")
+        assert errors == [], width
 
 
 # ------------------------------------------------------------------ 16: the end, in view
@@ -178,29 +210,9 @@ def play_rest(match_id: int, game: str) -> None:
     in_thread(run)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
-@pytest.mark.parametrize("game", ["tempofront", "conquest"])
-def test_the_end_comes_into_view_with_the_totals_and_the_final_board(
-        game, width, django_db_blocker, asgi_server, browser_page, screenshot):
-    # Two moves before the end the player has scrolled down to the bottom of the page.
-    seed, rng = (TF_SEED, TF_RNG) if game == "tempofront" else (CQ_SEED, CQ_RNG)
-    total = game_length(game, seed=seed, rng_seed=rng)
-    count = {"n": 0}
-
-    def stop(_state):
-        count["n"] += 1
-        return count["n"] >= total - 2
-
-    spot = position(django_db_blocker, game, stop)
-    page = browser_page
-    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], width)
-    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-    page.wait_for_timeout(300)
-    with django_db_blocker.unblock():
-        play_rest(spot.match_id, game)
-    page.wait_for_function(f"document.querySelector('{LIVE}').dataset.state === 'done'", timeout=20_000)
-    page.wait_for_timeout(1200)
+def the_end_is_in_view(page, game: str, width: int, errors: list[str], screenshot) -> None:
+    """The end as one page saw it come, then once more after a reload."""
+    assert page.evaluate("[document.documentElement.clientWidth, window.innerHeight]") == list(SIZES[width])
     result = page.locator("[data-result]")
     head = page.locator("[data-final]")
     visible_box(page, head)
@@ -230,69 +242,99 @@ def test_the_end_comes_into_view_with_the_totals_and_the_final_board(
     page.wait_for_timeout(500)
     visible_box(page, head)
     assert " ".join(page.locator("[data-totals]").inner_text().split()) == words
-    assert errors == []
+    assert errors == [], width
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", ["tempofront", "conquest"])
+def test_the_end_comes_into_view_with_the_totals_and_the_final_board_at_both_widths(
+        game, django_db_blocker, asgi_server, browser_page, screenshot):
+    # Two moves before the end the player, on a desktop and on a phone at once, has
+    # scrolled down to the bottom of the page.
+    seed, rng = (TF_SEED, TF_RNG) if game == "tempofront" else (CQ_SEED, CQ_RNG)
+    total = game_length(game, seed=seed, rng_seed=rng)
+    count = {"n": 0}
+
+    def stop(_state):
+        count["n"] += 1
+        return count["n"] >= total - 2
+
+    spot = position(django_db_blocker, game, stop)
+    pages = {1400: browser_page, 390: browser_page.context.new_page()}
+    errors = {width: open_board(page, asgi_server, spot.match_id, spot.cookies[0], width)
+              for width, page in pages.items()}
+    for page in pages.values():
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    browser_page.wait_for_timeout(300)
+    with django_db_blocker.unblock():
+        play_rest(spot.match_id, game)
+    for page in pages.values():
+        page.wait_for_function(f"document.querySelector('{LIVE}').dataset.state === 'done'", timeout=20_000)
+    browser_page.wait_for_timeout(1200)
+    for width, page in pages.items():
+        the_end_is_in_view(page, game, width, errors[width], screenshot)
 
 
 # ------------------------------------------------------------------ 17: "you", names, plurals
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
-def test_the_conquest_board_says_you_and_names(width, django_db_blocker, asgi_server, browser_page, screenshot):
+def test_the_conquest_board_says_you_and_names_and_keeps_the_clocks_in_view_at_both_widths(
+        django_db_blocker, asgi_server, browser_page, screenshot):
     spot = position(django_db_blocker, "conquest", cq_window_for_alice)
     page = browser_page
-    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], width)
-    board = page.locator("[data-board]")
-    window = board.locator(".response-window")
-    assert "Waiting for you" in window.inner_text(), window.inner_text()
-    assert "Seat 0" not in board.inner_text() and "Seat 1" not in board.inner_text()
-    log = page.locator("[data-log] li").all_inner_texts()
-    assert log and not [t for t in log if "Seat 0" in t or "Seat 1" in t], log
-    assert "You drew " in " ".join(log)
-    # My own draw is told once ("You drew ..."), not again as "alice drew 7 cards".
-    assert not [t for t in log if t.startswith(("alice drew", "You drew 7"))], log
-    assert [t for t in log if t.startswith("bob drew 7 cards")], log
-    assert page.locator(".live-head .eyebrow").text_content().startswith("Conquest")
-    screenshot(page, f"live-read-conquest-{width}-you")
-    assert errors == []
+    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], 1400)
+    for width in SIZES:
+        at_width(page, width)
+        board = page.locator("[data-board]")
+        window = board.locator(".response-window")
+        assert "Waiting for you" in window.inner_text(), window.inner_text()
+        assert "Seat 0" not in board.inner_text() and "Seat 1" not in board.inner_text()
+        log = page.locator("[data-log] li").all_inner_texts()
+        assert log and not [t for t in log if "Seat 0" in t or "Seat 1" in t], log
+        assert "You drew " in " ".join(log)
+        # My own draw is told once ("You drew ..."), not again as "alice drew 7 cards".
+        assert not [t for t in log if t.startswith(("alice drew", "You drew 7"))], log
+        assert [t for t in log if t.startswith("bob drew 7 cards")], log
+        assert page.locator(".live-head .eyebrow").text_content().startswith("Conquest")
+        screenshot(page, f"live-read-conquest-{width}-you")
+        clocks_and_your_move_stay_in_view(page, "conquest", width)
+        assert errors == [], width
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
-def test_the_tempofront_board_and_log_say_you_names_and_numbers_that_add_up(
-        width, django_db_blocker, asgi_server, browser_page, screenshot):
+def test_the_tempofront_board_and_log_say_you_names_and_numbers_that_add_up_at_both_widths(
+        django_db_blocker, asgi_server, browser_page, screenshot):
     spot = position(django_db_blocker, "tempofront", None)
     page = browser_page
-    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[1], width)  # bob, who lost
-    assert page.locator(".live-head .eyebrow").text_content().startswith("TempoFront")
-    board = page.locator("[data-board]").inner_text()
-    assert "Seat 0" not in board and "Seat 1" not in board
-    log = page.locator("[data-log] li").all_inner_texts()
-    text = "\n".join(log)
-    assert "Seat 0" not in text and "Seat 1" not in text
-    assert "alice " in text and "You " in text
-    assert not re.search(r"-\d+ Integrity", text), [t for t in log if "Integrity" in t]
-    assert not re.search(r"\d+ damage, \d+/\d+", text), [t for t in log if "damage" in t]
-    assert re.search(r"\d+ damage, destroyed", text)
-    assert not [t for t in log if re.match(r"You drew \d+ cards?$", t) or t.startswith("bob drew")], log
-    assert not [t for t in log if re.search(r"\b1 cards\b|\b1 actions\b", t)]
-    # "You" takes the verb that goes with it.
-    assert not re.search(r"\bYou (plays|deploys|passes|keeps|has|is)\b", text), text
-    screenshot(page, f"live-read-tempofront-{width}-log")
-    assert errors == []
+    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[1], 1400)  # bob, who lost
+    for width in SIZES:
+        at_width(page, width)
+        assert page.locator(".live-head .eyebrow").text_content().startswith("TempoFront")
+        board = page.locator("[data-board]").inner_text()
+        assert "Seat 0" not in board and "Seat 1" not in board
+        log = page.locator("[data-log] li").all_inner_texts()
+        text = "\n".join(log)
+        assert "Seat 0" not in text and "Seat 1" not in text
+        assert "alice " in text and "You " in text
+        assert not re.search(r"-\d+ Integrity", text), [t for t in log if "Integrity" in t]
+        assert not re.search(r"\d+ damage, \d+/\d+", text), [t for t in log if "damage" in t]
+        assert re.search(r"\d+ damage, destroyed", text)
+        assert not [t for t in log if re.match(r"You drew \d+ cards?$", t) or t.startswith("bob drew")], log
+        assert not [t for t in log if re.search(r"\b1 cards\b|\b1 actions\b", t)]
+        # "You" takes the verb that goes with it.
+        assert not re.search(r"\bYou (plays|deploys|passes|keeps|has|is)\b", text), text
+        screenshot(page, f"live-read-tempofront-{width}-log")
+        assert errors == [], width
 
 
 # ------------------------------------------------------------------ 18: clocks in view
+# Checked on the positions above where alice is to move: TempoFront's mid-game
+# (test_tempofront_rows_tags_timeline_and_the_clocks_in_view_at_both_widths) and Conquest's
+# response window (test_the_conquest_board_says_you_and_names_and_keeps_the_clocks_in_view_...).
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("width", [1400, 390])
-@pytest.mark.parametrize("game", ["tempofront", "conquest"])
-def test_the_clocks_and_your_move_stay_in_view_when_the_page_scrolls(
-        game, width, django_db_blocker, asgi_server, browser_page, screenshot):
-    spot = position(django_db_blocker, game, tf_mid if game == "tempofront" else cq_window_for_alice)
-    page = browser_page
-    errors = open_board(page, asgi_server, spot.match_id, spot.cookies[0], width)
+def clocks_and_your_move_stay_in_view(page, game: str, width: int) -> None:
     prompt = page.locator("[data-prompt]")
     prompt.wait_for(timeout=10_000)
     assert prompt.inner_text().startswith(("Your move", "Respond"))
@@ -309,4 +351,3 @@ def test_the_clocks_and_your_move_stay_in_view_when_the_page_scrolls(
         bar = page.locator("[data-live-bar]").bounding_box()
         assert bar["height"] <= 100, bar
     screen_shot(page, f"live-read-{game}-{width}-scrolled")
-    assert errors == []

@@ -57,12 +57,16 @@ def index_of(page) -> int:
     return int(page.locator("[data-live-match]").get_attribute("data-index") or -1)
 
 
-def view_received(page, frames: list[str], index: int) -> str:
+def view_received(page, frames: list[str], index: int, parsed: dict[int, dict]) -> str:
     """The JSON of the view of ``index`` among the socket frames a page received, waiting
-    for Playwright to deliver it (at most 10 s of the page's time)."""
+    for Playwright to deliver it (at most 10 s of the page's time). ``parsed`` keeps each
+    frame decoded once, by its place in ``frames`` (which only grows)."""
     for _ in range(100):
-        views = [json.loads(frame) for frame in list(frames)]
-        drawn = [view.get("view", {}) for view in views if view.get("type") == "view" and view.get("index") == index]
+        for number, frame in enumerate(list(frames)):
+            if number not in parsed:
+                parsed[number] = json.loads(frame)
+        drawn = [view.get("view", {}) for view in parsed.values()
+                 if view.get("type") == "view" and view.get("index") == index]
         if drawn:
             return " ".join(json.dumps(view) for view in drawn)
         page.wait_for_timeout(100)
@@ -97,6 +101,7 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
     assert pages["bob"].url == pages["alice"].url
 
     spectator_frames: list[str] = []
+    spectator_views: dict[int, dict] = {}
     pages["carol"].on("websocket", lambda ws: ws.on("framereceived", lambda frame: spectator_frames.append(
         frame if isinstance(frame, str) else frame.decode("utf-8", "replace"))))
     pages["carol"].goto(asgi_server.url(f"/live/{match_id}/"))
@@ -147,7 +152,7 @@ def test_two_players_queue_and_play_tempofront_to_the_end_by_clicking_while_a_sp
             "() => ({index: Number(document.querySelector('[data-live-match]').dataset.index),"
             " board: document.querySelector('[data-board]').innerText})")
         board = shown["board"]
-        public_view = view_received(pages["carol"], spectator_frames, shown["index"])
+        public_view = view_received(pages["carol"], spectator_frames, shown["index"], spectator_views)
         for name in hands:
             if name in public_view:
                 continue  # another copy is on the board or in a discard pile

@@ -20,7 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LIVE = "[data-live-match]"
 SIZES = {1400: (1400, 900), 390: (390, 844)}
-WIDTHS = pytest.mark.parametrize("width", [1400, 390])
+#: Each test checks both, on the same data: the page loaded afresh at each width.
+WIDTHS = (1400, 390)
 # TempoFront, seed 1 and moves of random.Random(7): alice (seat 0) beats bob by Integrity.
 TF_SEED, TF_RNG = 1, 7
 LAST = 100_000  # a replay position past the end: the viewer opens the last frame
@@ -89,6 +90,7 @@ def open_page(page, asgi_server, path: str, width: int, cookie: str | None = Non
     if cookie:
         page.context.add_cookies([{"name": "sessionid", "value": cookie, "url": asgi_server.origin}])
     page.goto(asgi_server.url(path))
+    assert page.evaluate("document.documentElement.clientWidth") == w  # the page really is at this width
     return errors
 
 
@@ -107,39 +109,39 @@ def standings(page) -> list[str]:
 # ------------------------------------------------------------------ the live board
 
 
-@WIDTHS
-def test_a_spectator_reads_the_places_as_a_person_says_them(width, finished_tempofront, asgi_server, browser_page,
+def test_a_spectator_reads_the_places_as_a_person_says_them(finished_tempofront, asgi_server, browser_page,
                                                            screenshot):
     page = browser_page
-    errors = open_page(page, asgi_server, f"/live/{finished_tempofront.match_id}/", width)
-    page.locator(f"{LIVE}[data-state='done']").wait_for(timeout=30_000)
-    assert standings(page) == ["1st: alice", "2nd: bob"]
-    result = words(page.locator("[data-result]"))
-    assert result.startswith("alice won by"), result
-    assert not re.search(r"\b\d\.\s*\d(st|nd|rd|th)\b", result) and "Seat" not in result, result
-    screenshot(page, f"outcome-live-spectator-{width}")
-    page.locator("[data-result]").screenshot(path=str(ARTIFACTS / f"outcome-live-spectator-{width}-result.png"))
-    assert errors == []
+    for width in WIDTHS:
+        errors = open_page(page, asgi_server, f"/live/{finished_tempofront.match_id}/", width)
+        page.locator(f"{LIVE}[data-state='done']").wait_for(timeout=30_000)
+        assert standings(page) == ["1st: alice", "2nd: bob"]
+        result = words(page.locator("[data-result]"))
+        assert result.startswith("alice won by"), result
+        assert not re.search(r"\b\d\.\s*\d(st|nd|rd|th)\b", result) and "Seat" not in result, result
+        screenshot(page, f"outcome-live-spectator-{width}")
+        page.locator("[data-result]").screenshot(path=str(ARTIFACTS / f"outcome-live-spectator-{width}-result.png"))
+        assert errors == []
 
 
-@WIDTHS
-def test_a_player_of_three_reads_their_own_place_as_you(width, django_db_blocker, asgi_server, browser_page,
-                                                        screenshot):
+def test_a_player_of_three_reads_their_own_place_as_you(django_db_blocker, asgi_server, browser_page, screenshot):
     with django_db_blocker.unblock():
         spot = in_thread(lambda: people("conquest", ["alice", "bob", "carol"], seed=3, rng_seed=2))
     page = browser_page
-    errors = open_page(page, asgi_server, f"/live/{spot.match_id}/", width, spot.cookies[0])
-    page.locator(f"{LIVE}[data-state='done']").wait_for(timeout=30_000)
-    said = standings(page)
-    assert len(said) == 3, said
-    assert all(re.fullmatch(r"(1st|2nd|3rd): (you|bob|carol)", line) for line in said), said
-    assert sorted(line.split(": ")[1] for line in said) == ["bob", "carol", "you"], said
-    mine = next(line for line in said if line.endswith(": you"))
-    head = words(page.locator("[data-final]"))
-    assert head.startswith(f"You finished {'joint ' if 'joint' in head else ''}{mine.split(':')[0]} of 3"), (head, said)
-    screenshot(page, f"outcome-live-three-{width}")
-    page.locator("[data-result]").screenshot(path=str(ARTIFACTS / f"outcome-live-three-{width}-result.png"))
-    assert errors == []
+    for width in WIDTHS:
+        errors = open_page(page, asgi_server, f"/live/{spot.match_id}/", width, spot.cookies[0])
+        page.locator(f"{LIVE}[data-state='done']").wait_for(timeout=30_000)
+        said = standings(page)
+        assert len(said) == 3, said
+        assert all(re.fullmatch(r"(1st|2nd|3rd): (you|bob|carol)", line) for line in said), said
+        assert sorted(line.split(": ")[1] for line in said) == ["bob", "carol", "you"], said
+        mine = next(line for line in said if line.endswith(": you"))
+        head = words(page.locator("[data-final]"))
+        assert head.startswith(f"You finished {'joint ' if 'joint' in head else ''}{mine.split(':')[0]} of 3"), (
+            head, said)
+        screenshot(page, f"outcome-live-three-{width}")
+        page.locator("[data-result]").screenshot(path=str(ARTIFACTS / f"outcome-live-three-{width}-result.png"))
+        assert errors == []
 
 
 # ------------------------------------------------------------------ the replay viewer
@@ -197,46 +199,47 @@ def timeline_clipped(page) -> list[str]:
     }""")
 
 
-@WIDTHS
-def test_the_replay_of_a_live_match_names_its_players_with_ordinals(width, finished_tempofront, asgi_server,
+def test_the_replay_of_a_live_match_names_its_players_with_ordinals(finished_tempofront, asgi_server,
                                                                    browser_page, screenshot):
     page = browser_page
     match_id = finished_tempofront.match_id
-    errors = open_page(page, asgi_server, f"/matches/{match_id}/replay/?game=1&action={LAST}", width)
-    said = banner(page, asgi_server, match_id, LAST)
-    assert re.fullmatch(r"alice wins by \w+\. 1st alice, 2nd bob", said), said
-    assert "seat" not in said.lower()
-    assert timeline_clipped(page) == []
-    screenshot(page, f"outcome-replay-live-{width}")
-    timeline_shot(page, f"outcome-replay-live-{width}-end")
-    # The start: both markers at Time 0, the first tick and the last.
-    banner(page, asgi_server, match_id, 0)
-    assert timeline_clipped(page) == []
-    timeline_shot(page, f"outcome-replay-live-{width}-start")
-    # alice reads "you" where her name was.
-    page.context.add_cookies([{"name": "sessionid", "value": finished_tempofront.cookies[0],
-                               "url": asgi_server.origin}])
-    said = banner(page, asgi_server, match_id, LAST)
-    assert re.fullmatch(r"You win by \w+\. 1st you, 2nd bob", said), said
-    assert errors == []
+    for width in WIDTHS:
+        page.context.clear_cookies()  # a visitor again: the last width ended as alice
+        errors = open_page(page, asgi_server, f"/matches/{match_id}/replay/?game=1&action={LAST}", width)
+        said = banner(page, asgi_server, match_id, LAST)
+        assert re.fullmatch(r"alice wins by \w+\. 1st alice, 2nd bob", said), said
+        assert "seat" not in said.lower()
+        assert timeline_clipped(page) == []
+        screenshot(page, f"outcome-replay-live-{width}")
+        timeline_shot(page, f"outcome-replay-live-{width}-end")
+        # The start: both markers at Time 0, the first tick and the last.
+        banner(page, asgi_server, match_id, 0)
+        assert timeline_clipped(page) == []
+        timeline_shot(page, f"outcome-replay-live-{width}-start")
+        # alice reads "you" where her name was.
+        page.context.add_cookies([{"name": "sessionid", "value": finished_tempofront.cookies[0],
+                                   "url": asgi_server.origin}])
+        said = banner(page, asgi_server, match_id, LAST)
+        assert re.fullmatch(r"You win by \w+\. 1st you, 2nd bob", said), said
+        assert errors == []
 
 
-@WIDTHS
-def test_the_replay_of_a_bot_match_names_its_decks_with_ordinals(width, finished_bot_match, asgi_server,
-                                                                 browser_page, screenshot):
+def test_the_replay_of_a_bot_match_names_its_decks_with_ordinals(finished_bot_match, asgi_server, browser_page,
+                                                                 screenshot):
     page = browser_page
-    errors = open_page(page, asgi_server, f"/matches/{finished_bot_match}/replay/?game=1&action={LAST}", width)
-    said = banner(page, asgi_server, finished_bot_match, LAST)
-    decks = r"(Ember Tempo|Stone Wall)"
-    found = re.fullmatch(rf"(?:{decks} wins|The game is a draw) by \w+\. 1st {decks}, (1st|2nd) {decks}", said)
-    assert found, said
-    assert "seat" not in said.lower()
-    if found.group(1):
-        assert found.group(1) == found.group(2), said  # the winner is the one placed 1st
-    assert timeline_clipped(page) == []
-    screenshot(page, f"outcome-replay-bot-{width}")
-    timeline_shot(page, f"outcome-replay-bot-{width}-end")
-    banner(page, asgi_server, finished_bot_match, 0)
-    assert timeline_clipped(page) == []
-    timeline_shot(page, f"outcome-replay-bot-{width}-start")
-    assert errors == []
+    for width in WIDTHS:
+        errors = open_page(page, asgi_server, f"/matches/{finished_bot_match}/replay/?game=1&action={LAST}", width)
+        said = banner(page, asgi_server, finished_bot_match, LAST)
+        decks = r"(Ember Tempo|Stone Wall)"
+        found = re.fullmatch(rf"(?:{decks} wins|The game is a draw) by \w+\. 1st {decks}, (1st|2nd) {decks}", said)
+        assert found, said
+        assert "seat" not in said.lower()
+        if found.group(1):
+            assert found.group(1) == found.group(2), said  # the winner is the one placed 1st
+        assert timeline_clipped(page) == []
+        screenshot(page, f"outcome-replay-bot-{width}")
+        timeline_shot(page, f"outcome-replay-bot-{width}-end")
+        banner(page, asgi_server, finished_bot_match, 0)
+        assert timeline_clipped(page) == []
+        timeline_shot(page, f"outcome-replay-bot-{width}-start")
+        assert errors == []
