@@ -1,7 +1,7 @@
 # Thin wrappers: each target runs the commands you would type yourself.
 #   make run    install if needed, migrate, load demo data, start web + worker + beat
 #   make serve  start web + worker + beat only
-#   make test   install if needed, run the whole test suite in parallel (TEST_WORKERS=auto; 0: one process)
+#   make test   install if needed, run the whole test suite in parallel (TEST_WORKERS: cores + 1; 0: one process)
 #   make bench  engine speed, pairing, live bot latency into bench/RESULTS.md (BENCH_ARGS=--strength: bots, hours)
 #   make lint   ruff, and import-linter's contracts on the layers of the packages (pyproject.toml)
 
@@ -10,8 +10,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
-# Test processes (pytest-xdist): auto is one per core; 0 runs the suite in this process alone.
-TEST_WORKERS ?= auto
+# Test processes (pytest-xdist): one more than the cores this process may use. A good part
+# of the suite waits (on servers, workers, bots and pages), and on two cores a third process
+# fills those waits (docs/testing.md, "In parallel"). auto is one per core; 0 runs the suite
+# in this process alone.
+TEST_WORKERS ?= $(shell python3 -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
 
 .PHONY: install run serve test bench lint
 
