@@ -208,8 +208,7 @@ class Challenges(APIView):
 
     @extend_schema(responses=ChallengeListSerializer, operation_id="live_challenges_list")
     def get(self, request):
-        found = selectors.challenges_for(user=request.user)
-        return Response({key: [_challenge_json(c) for c in value] for key, value in found.items()})
+        return Response(selectors.challenge_lists_json(user=request.user))
 
     @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer},
                    operation_id="live_challenges_create", parameters=[IDEMPOTENCY_KEY])
@@ -223,7 +222,7 @@ class Challenges(APIView):
         def challenge():
             made = challenges.live_challenge(challenger=request.user, challenged_username=username,
                                              deck_version=version)
-            return 201, _challenge_json(made)
+            return 201, selectors.challenge_json(made)
 
         return api_create_once(request, scope="live.challenge", create=challenge)
 
@@ -235,7 +234,7 @@ class ChallengesWaiting(APIView):
     def get(self, request):
         waiting = selectors.challenges_waiting(user=request.user)
         latest = waiting["latest"]
-        return Response({"count": waiting["count"], "latest": _challenge_json(latest) if latest else None})
+        return Response({"count": waiting["count"], "latest": selectors.challenge_json(latest) if latest else None})
 
 
 class ChallengeAnswer(APIView):
@@ -251,22 +250,7 @@ class ChallengeAnswer(APIView):
         version = _deck_version(request.user, data.get("deck")) if accept else None
         challenge = challenges.live_challenge_answer(challenge_id=challenge_id, user=request.user, accept=accept,
                                                      deck_version=version)
-        return Response(_challenge_json(challenge))
-
-
-def _challenge_json(challenge) -> dict:
-    return {
-        "id": challenge.pk,
-        "challenger": challenge.challenger.username,
-        "challenged": challenge.challenged.username,
-        "game": challenge.game,
-        "game_title": challenge.game_title,
-        "deck": selectors.public_deck_name(challenge.deck_version),
-        "status": challenge.status,
-        "expires": challenge.expires.isoformat(),
-        "match": challenge.match_id,
-        "url": f"/live/{challenge.match_id}/" if challenge.match_id else None,
-    }
+        return Response(selectors.challenge_json(challenge))
 
 
 # --------------------------------------------------------------------------- a bot's log

@@ -423,6 +423,28 @@ def challenges_for(*, user, limit: int = CHALLENGES_LISTED) -> dict[str, list[Li
     }
 
 
+def challenge_json(challenge: LiveChallenge) -> dict[str, Any]:
+    """A challenge as the API and the lobby show it (its deck named as anyone may see it)."""
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger.username,
+        "challenged": challenge.challenged.username,
+        "game": challenge.game,
+        "game_title": challenge.game_title,
+        "deck": public_deck_name(challenge.deck_version),
+        "status": challenge.status,
+        "expires": challenge.expires.isoformat(),
+        "match": challenge.match_id,
+        "url": f"/live/{challenge.match_id}/" if challenge.match_id else None,
+    }
+
+
+def challenge_lists_json(*, user) -> dict[str, list[dict[str, Any]]]:
+    """:func:`challenges_for` as JSON: ``GET /api/live/challenges/``, and the lists the
+    lobby page is drawn with before its first refresh."""
+    return {key: [challenge_json(c) for c in found] for key, found in challenges_for(user=user).items()}
+
+
 def challenges_waiting(*, user) -> dict[str, Any]:
     """The pending challenges made to ``user``: how many, and the newest. Asked on every
     page a signed-in player opens (the site-wide notice), so at most two small queries on

@@ -35,6 +35,11 @@ def index(request: HttpRequest) -> HttpResponse:
                                     "seats": list(games[d.game].queue_seats) if d.game in games else [2]}
                                    for d in decks]
         context["active"] = selectors.active_match_of(user=request.user)
+        # The challenges to and by the player, drawn as the page loads (static/live/lobby.js):
+        # lists that appeared only after a first request would push the forms down under
+        # a pointer about to press one of them.
+        context["challenges"] = selectors.challenge_lists_json(user=request.user)
+        context["challenges_shown"] = any(context["challenges"][key] for key in ("received", "sent", "declined"))
     return render(request, "live/index.html", context)
 
 

@@ -229,14 +229,17 @@ function startChallenges() {
     wanted.forEach((item, index) => { if (list.children[index] !== item) list.insertBefore(item, list.children[index] ?? null); });
   }
 
+  function show(found) {
+    const accepted = found.accepted.find((c) => c.url && !sessionStorage.getItem(`seen-${c.id}`));
+    if (accepted) { sessionStorage.setItem(`seen-${accepted.id}`, "1"); go(accepted.url); return; }
+    place(received, "received", found.received, receivedItem);
+    place(sent, "sent", [...found.sent, ...found.declined], (c) => (c.status === "declined" ? declinedItem(c) : sentItem(c)));
+    inbox.hidden = items.size === 0;
+  }
+
   async function refresh() {
     try {
-      const found = await call(url, "GET");
-      const accepted = found.accepted.find((c) => c.url && !sessionStorage.getItem(`seen-${c.id}`));
-      if (accepted) { sessionStorage.setItem(`seen-${accepted.id}`, "1"); go(accepted.url); return; }
-      place(received, "received", found.received, receivedItem);
-      place(sent, "sent", [...found.sent, ...found.declined], (c) => (c.status === "declined" ? declinedItem(c) : sentItem(c)));
-      inbox.hidden = items.size === 0;
+      show(await call(url, "GET"));
     } catch { /* signed out or offline: try again later */ }
   }
 
@@ -250,6 +253,10 @@ function startChallenges() {
       refresh();
     });
   }
+  // The lists the page was served with are drawn at once, before anything is pressed:
+  // drawn only after a first request, they would push the forms down under the pointer.
+  const first = document.getElementById("live-challenges");
+  if (first) show(JSON.parse(first.textContent));
   setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
   return refresh();
 }

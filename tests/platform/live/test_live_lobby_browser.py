@@ -10,11 +10,15 @@ a second challenge is declined (the challenger is told), a third cancelled.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from live_helpers import make_deck
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from live.models import LiveChallenge
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -148,8 +152,17 @@ def test_a_challenged_player_is_told_on_any_page_and_accepts_or_declines_on_the_
         alice.goto(asgi_server.url("/live/"))
         alice.locator('[data-form="challenge"] [name="username"]').fill("bob")
         alice.locator('[data-form="challenge"] button[type="submit"]').click()
-        alice.locator("[data-challenges-sent] [data-sent]").filter(has_text="Waiting for bob").wait_for(
-            timeout=10_000)
+        waiting = alice.locator("[data-challenges-sent] [data-sent]").filter(has_text="Waiting for bob")
+        try:
+            waiting.wait_for(timeout=10_000)
+        except PlaywrightTimeout:
+            # Say what Alice saw and what the server stored, to tell a lost request from a
+            # lost line on the page.
+            pytest.fail(
+                f"alice's lobby shows no challenge waiting for bob: page {alice.url}; form says "
+                f"{alice.locator('[data-form=challenge] .form-error').all_inner_texts()!r}; her challenges list "
+                f"{alice.locator('[data-challenges-sent]').all_inner_texts()!r}; stored: "
+                f"{list(LiveChallenge.objects.filter(challenger__username='alice').values_list('id', 'status'))}")
 
     challenge_bob()
     # The page Bob already has open learns of it by itself (it asks every 15 s).
@@ -194,4 +207,44 @@ def test_a_challenged_player_is_told_on_any_page_and_accepts_or_declines_on_the_
     bob.goto(asgi_server.url("/live/"), wait_until="networkidle")
     bob.locator("[data-live-lobby][data-checked]").wait_for(timeout=15_000)
     assert received.count() == 0
+    assert errors == []
+
+
+def test_the_lobby_comes_with_its_challenges_drawn_so_no_form_moves_under_the_pointer(
+        people, asgi_server, browser_page):
+    """The challenges to and by a player arrive with the page, not after a first request:
+    a list appearing later would push the forms down under a pointer about to press one
+    (a click on "Challenge" then lands on nothing)."""
+    from decks.models import Deck
+    from live.challenges import live_challenge, live_challenge_answer
+
+    alice_user, bob_user = User.objects.get(username="alice"), User.objects.get(username="bob")
+    version = Deck.objects.get(owner=alice_user).latest_version
+    earlier = live_challenge(challenger=alice_user, challenged_username="bob", deck_version=version)
+    live_challenge_answer(challenge_id=earlier.pk, user=bob_user, accept=False)
+    live_challenge(challenger=alice_user, challenged_username="bob", deck_version=version)
+
+    pages, errors = open_pages(browser_page, asgi_server, people)
+    alice = pages["alice"]
+    asked = []
+    # Every request for the lists fails: what the page shows came with it.
+    alice.route("**/api/live/challenges/", lambda route, *_: (asked.append(route.request.url), route.abort()))
+    alice.goto(asgi_server.url("/live/"))
+    sent = alice.locator("[data-challenges-sent]")
+    assert sent.locator("[data-sent]").filter(has_text="Waiting for bob").is_visible()
+    assert sent.locator("[data-declined]").filter(has_text="bob declined your TempoFront challenge").is_visible()
+    button = alice.locator('[data-form="challenge"] button[type="submit"]')
+    where = button.bounding_box()
+    deadline = time.monotonic() + 10
+    while not asked and time.monotonic() < deadline:  # the page did ask, and got nothing
+        time.sleep(0.05)
+    assert asked
+    errors.clear()  # the console's lines for the requests cut off
+
+    # Once the server has answered the page's own request too, nothing has moved.
+    alice.unroute("**/api/live/challenges/")
+    alice.reload()
+    alice.locator("[data-live-lobby][data-checked]").wait_for(timeout=15_000)
+    assert button.bounding_box() == where
+    assert sent.locator("[data-sent]").count() == 1 and sent.locator("[data-declined]").count() == 1
     assert errors == []
