@@ -8,6 +8,8 @@
    site takes frames, 10 a second a socket). Round trip = from the bot sending ``act`` to its
    receiving the next view that counts the action: the view sent to a bot, its action
    applied, the next view sent. Median, p95 and max over ``--seconds`` after ``--warmup``.
+   ``--no-compression``: the bots do not offer permessage-deflate (the site then sends
+   their frames uncompressed, as it does for any client that does not ask for it).
 2. **Idle bots**: ``--idle`` more bots (default 500) connect their events socket and stay;
    the web process's resident memory is read (``/proc/<pid>/status``, VmRSS) before and
    after, with every socket held.
@@ -17,7 +19,8 @@ Procfile's web, or ``--web-workers N`` as docker-compose's two) on the database 
 it is given, and stops it at the end; with several processes the memory is their sum::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/botbench REDIS_URL=redis://127.0.0.1:6379/9 \\
-        python bench/bots_api.py [--bots 50] [--idle 500] [--seconds 30] [--think 0] [--web-workers 1]
+        python bench/bots_api.py [--bots 50] [--idle 500] [--seconds 30] [--think 0] [--web-workers 1] \\
+        [--no-compression]
 
 Prints one JSON object, from which the section "Bot API" of bench/RESULTS.md is written.
 """
@@ -104,11 +107,15 @@ def cpu_ticks(pid: int) -> int:
     return total
 
 
+#: "deflate" (the websockets library's default: offer permessage-deflate) or None.
+COMPRESSION: str | None = "deflate"
+
+
 async def connect_bot(server: str, path: str, token: str):
     from websockets.asyncio.client import connect
 
     return await connect(f"ws://{server}{path}", additional_headers={"Authorization": f"Bearer {token}"},
-                         open_timeout=120, max_size=2**22)
+                         open_timeout=120, max_size=2**22, compression=COMPRESSION)
 
 
 async def play_seat(server, match_id, token, rtts, errors, window, rng, think: float) -> None:
@@ -200,7 +207,11 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0,
                         help="a bot's mean think time before each action, seconds (exponential; 0: none)")
     parser.add_argument("--web-workers", type=int, default=1, help="web processes (python -m web.serve --workers)")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="the bots do not offer permessage-deflate (their frames go uncompressed)")
     args = parser.parse_args()
+    global COMPRESSION
+    COMPRESSION = None if args.no_compression else "deflate"
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         print("needs DATABASE_URL (PostgreSQL) and REDIS_URL", file=sys.stderr)
         return 2
@@ -229,6 +240,7 @@ def main() -> int:
         server.terminate()
         server.wait(timeout=30)
     result["web_processes"] = args.web_workers
+    result["compression"] = COMPRESSION or "none"
     result["command"] = "python bench/bots_api.py " + " ".join(sys.argv[1:])
     print(json.dumps(result))
     return 0

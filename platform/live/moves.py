@@ -34,7 +34,7 @@ from live.broadcasts import BOT_ACT, QUEUE, send_after_commit
 from live.clock import clock_fields, epoch_ms, run_clocks
 from live.errors import LiveError
 from live.models import LiveMatch, LiveSeat
-from live.queries import locked_active
+from live.queries import locked_active, write_move
 from live.results import finish
 from web import effects
 
@@ -251,14 +251,9 @@ def apply_action(live: LiveMatch, rows: list[LiveSeat], seat: int, action_json: 
         if state.outcome is not None:
             finish(live, rows, state, now, forfeited=forfeited)
             fields += ["status", "outcome", "replay", "finished"]
-        live.save(update_fields=fields)
         # Only the seats whose clock changed are written (usually two: the seat that acted
-        # and the next one), each by a plain UPDATE.
-        for row in rows:
-            if clock_fields(row) != clocks_before[row.pk]:
-                LiveSeat.objects.filter(pk=row.pk).update(remaining_ms=row.remaining_ms,
-                                                          running_since=row.running_since,
-                                                          timed_out_at=row.timed_out_at)
+        # and the next one), with the match row, in one statement on PostgreSQL.
+        write_move(live, fields, [row for row in rows if clock_fields(row) != clocks_before[row.pk]])
         send_after_commit(live, rows, state, events=events, acting=seat)
         match_id, length = live.match_id, len(live.log)
         transaction.on_commit(lambda: engine_state.remember(match_id, length, state))

@@ -1,9 +1,10 @@
-"""The hand-written reads of a live match: the match and its seats on every move and every
-board opened, with the seats' users and decks kept per process.
+"""The hand-written statements of a live match: the match and its seats read on every move
+and every board opened, with the seats' users and decks kept per process, and a move's write.
 
 :func:`live_read` reads (and, for a move, locks) the live match row and its seats in written-out
 SQL (``web.sql.Columns``); :func:`locked_active` is the lock every write of a running match
-starts with. The other reads of the app (lobby, pages, views) are in ``live.selectors``.
+starts with; :func:`write_move` writes what a move changed, in one statement on PostgreSQL.
+The other reads of the app (lobby, pages, views) are in ``live.selectors``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from live import engine_state
 from live.errors import LiveError
 from live.models import LiveMatch, LiveSeat
 from matches.models import Match
-from web.sql import Columns
+from web.sql import Columns, prepared
 
 
 def locked_active(match_id: int) -> tuple[LiveMatch, list[LiveSeat]]:
@@ -77,6 +78,67 @@ def live_read(*, match_id: int, lock: bool = False) -> tuple[LiveMatch, list[Liv
             rows = [row for row in (seat_columns.make(values[width:]) for values in found) if row is not None]
     attach_seat_details(live, rows)
     return live, rows
+
+
+#: The clock fields of a seat a move may change (``live.clock.clock_fields``), in that order.
+SEAT_CLOCK_FIELDS = ("remaining_ms", "running_since", "timed_out_at")
+_move_statements: dict[tuple, list[str]] = {}
+
+
+def write_move(live: LiveMatch, fields: list[str], seats: list[LiveSeat]) -> None:
+    """Write a move: ``fields`` of the live match row and the clock of each of ``seats``
+    (those whose clock changed, ``SEAT_CLOCK_FIELDS``).
+
+    Runs on every move, so the statements are written out and built once per process and
+    shape, as the reads above; Django's query compiler and its ``save`` cost more than
+    the statements. On PostgreSQL it is one prepared statement (the seats' UPDATE in a
+    ``WITH`` of the match's UPDATE: PostgreSQL runs a data-modifying ``WITH`` to its end
+    whether or not the outer statement reads it); on SQLite, which has none, one UPDATE
+    per row. Values go through each field's own ``get_db_prep_save``, as Django's ``save``
+    sends them."""
+    vendor = connection.vendor
+    statements = _move_statements.get((vendor, tuple(fields), len(seats)))
+    if statements is None:
+        statements = _move_statements[(vendor, tuple(fields), len(seats))] = _move_sql(vendor, fields, len(seats))
+    live_values = [_db_value(live, name) for name in fields] + [live.pk]
+    seat_values = [[_db_value(row, name) for name in SEAT_CLOCK_FIELDS] + [row.pk] for row in seats]
+    with prepared() as cursor:
+        if len(statements) == 1:
+            cursor.execute(statements[0], [value for values in seat_values for value in values] + live_values)
+        else:
+            cursor.execute(statements[0], live_values)
+            for statement, values in zip(statements[1:], seat_values, strict=True):
+                cursor.execute(statement, values)
+
+
+def _db_value(instance, name: str):
+    field = instance._meta.get_field(name)
+    return field.get_db_prep_save(getattr(instance, field.attname), connection)
+
+
+def _move_sql(vendor: str, fields: list[str], seats: int) -> list[str]:
+    quote = connection.ops.quote_name
+    live_field, seat_field = LiveMatch._meta.get_field, LiveSeat._meta.get_field
+    live_pk, seat_pk = LiveMatch._meta.pk, LiveSeat._meta.pk
+    postgres = vendor == "postgresql"
+
+    def cast(field) -> str:
+        return f"%s::{field.db_type(connection)}" if postgres else "%s"
+
+    live_update = (f"UPDATE {quote(LiveMatch._meta.db_table)} SET "
+                   f"{', '.join(f'{quote(live_field(name).column)} = {cast(live_field(name))}' for name in fields)} "
+                   f"WHERE {quote(live_pk.column)} = {cast(live_pk)}")
+    clock = [seat_field(name) for name in SEAT_CLOCK_FIELDS]
+    if postgres and seats:
+        row = f"({', '.join(cast(field) for field in [*clock, seat_pk])})"
+        names = [f"c{i}" for i in range(len(clock))]
+        return [f"WITH clocks AS (UPDATE {quote(LiveSeat._meta.db_table)} s SET "
+                f"{', '.join(f'{quote(field.column)} = v.{name}' for field, name in zip(clock, names, strict=True))} "
+                f"FROM (VALUES {', '.join([row] * seats)}) AS v({', '.join(names)}, k) "
+                f"WHERE s.{quote(seat_pk.column)} = v.k RETURNING 1) {live_update}"]
+    seat_update = (f"UPDATE {quote(LiveSeat._meta.db_table)} SET "
+                   f"{', '.join(f'{quote(field.column)} = %s' for field in clock)} WHERE {quote(seat_pk.column)} = %s")
+    return [live_update] + [seat_update] * seats
 
 
 _columns: tuple[Columns, Columns] | None = None

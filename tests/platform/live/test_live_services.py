@@ -8,6 +8,8 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from live_helpers import make_deck
 
@@ -146,6 +148,33 @@ def test_clock_runs_for_the_seat_to_act_and_an_action_adds_the_increment(alice, 
     live_moves.live_act(match_id=live.match_id, user=row.user, action_json={"kind": "keep"})
     row.refresh_from_db()
     assert 54_000 <= row.remaining_ms <= 55_100  # 60 s - 10 s spent + 5 s increment
+
+
+def test_a_move_writes_its_log_deadline_and_changed_clocks_in_one_statement(alice, bob, sent):
+    """live.queries.write_move: what the next move reads back is what this one changed (the
+    log, the deadline, the clock of the seat that acted and of the seat now to act), in one
+    statement on PostgreSQL (a WITH of the seats' UPDATE) and one per row on SQLite."""
+    live = tempofront_match(alice, bob, initial_ms=60_000, increment_ms=5_000)
+    for user in (alice, bob):  # present already: a first move would also record that
+        live_moves.live_seat_present(match_id=live.match_id, user=user)
+    live, state = state_of(live)
+    seat = state.to_act()[0]
+    LiveSeat.objects.filter(live=live, seat=seat).update(running_since=timezone.now() - timedelta(seconds=10))
+    with CaptureQueriesContext(connection) as queries:
+        live_moves.live_act(match_id=live.match_id, user=user_for(seat, live), action_json={"kind": "keep"},
+                            expected_index=0)
+    writes = [q["sql"] for q in queries.captured_queries
+              if q["sql"].lstrip().upper().startswith(("UPDATE", "WITH", "INSERT", "DELETE"))]
+    changed = 2  # the seat that acted and the seat now to act
+    assert len(writes) == (1 if connection.vendor == "postgresql" else 1 + changed), writes
+    stored, after = state_of(live)
+    assert [entry[:2] for entry in stored.log] == [[seat, {"kind": "keep"}]]
+    rows = {row.seat: row for row in LiveSeat.objects.filter(live=live)}
+    assert 54_000 <= rows[seat].remaining_ms <= 55_100  # 60 s - 10 s spent + 5 s increment
+    assert {s for s, row in rows.items() if row.running_since is not None} == set(after.to_act())
+    assert seat not in after.to_act() and stored.next_deadline is not None
+    running = rows[after.to_act()[0]]
+    assert stored.next_deadline == running.running_since + timedelta(milliseconds=running.remaining_ms)
 
 
 def test_a_seat_out_of_time_loses_tempofront(alice, bob, sent):
