@@ -48,13 +48,14 @@ def live_read(*, match_id: int, lock: bool = False) -> tuple[LiveMatch, list[Liv
     decks are kept per process. A read is one statement (the match joined to its seats). A
     locked read is two, the seats read after the lock is held: a statement that waited for
     the lock sees the locked row as it was committed, but its other rows as they were when
-    it began, and the clocks must be the ones the last move wrote."""
+    it began, and the clocks must be the ones the last move wrote. Both are prepared on
+    PostgreSQL (``web.sql.prepared``): they vary only in the match's key."""
     quote = connection.ops.quote_name
     live_columns, seat_columns = _live_columns()
     by_match = f"l.{quote(LiveMatch._meta.get_field('match').column)} = %s"
     seat_live = f"s.{quote(LiveSeat._meta.get_field('live').column)}"
     seat_order = f"s.{quote(LiveSeat._meta.get_field('seat').column)}"
-    with connection.cursor() as cursor:
+    with prepared() as cursor:
         if lock:
             lock_sql = " FOR UPDATE" if connection.features.has_select_for_update else ""
             cursor.execute(f"SELECT {live_columns.sql} FROM {quote(LiveMatch._meta.db_table)} l "

@@ -132,17 +132,28 @@ def plan_placement(page, rng: random.Random, played: Played) -> None:
             break
         card = any_of(cards, rng)
         name = card.get_attribute("data-card-name")
+        shown = index_of(page)
         if not try_click(card):
             continue
         targets = page.locator("[data-board] .lb-target")
         if not targets.count():
             try_click(card)  # nowhere to go: put it back
             continue
-        if not try_click(any_of(targets, rng)):
+        target = any_of(targets, rng)
+        # Read without waiting (the element may be gone after a redraw): the words a screen
+        # reader hears for each lit Location.
+        where = targets.evaluate_all("nodes => nodes.map((n) => n.querySelector('.lb-words')?.textContent)")
+        if not try_click(target):
             continue
-        played.planned += 1
         summary = page.locator("[data-placement-summary]").inner_text()
-        assert name in summary, summary
+        if name not in summary and index_of(page) != shown:
+            # The bot's placement came between the clicks and the board was drawn again: the
+            # Location may have moved from under the pointer. Choose again on this view.
+            continue
+        assert name in summary, (f"{name} clicked onto one of {where!r} on view {shown} (still view {index_of(page)}): "
+                                 f"the plan reads {summary!r}; selected in hand: "
+                                 f"{page.locator('.hand-card.selected').all_inner_texts()}")
+        played.planned += 1
     if not page.locator("[data-confirm-placement]").is_visible():
         return  # a view without this seat's choices came meanwhile: choose on the next one
     summary = page.locator("[data-placement-summary]").inner_text()
